@@ -1,0 +1,1 @@
+"""Pytest fixture plugins shared by the test suite."""
