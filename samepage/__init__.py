@@ -1,0 +1,53 @@
+"""samepage: are these two URLs the same page?
+
+Normalise URLs into deduplication keys: tracking parameters stripped, scheme, host, port,
+path and fragment canonicalised, and the parameters that identify content kept.
+
+>>> from samepage import normalize_url
+>>> normalize_url("https://www.youtube.com/watch?v=abc123&utm_source=share&fbclid=x")
+'https://www.youtube.com/watch?v=abc123'
+"""
+
+from __future__ import annotations
+
+from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
+from samepage.learned import (
+    DomainEntry,
+    LearnedSet,
+    ParamVerdict,
+    PatternEntry,
+    dump_learned,
+    load_learned,
+)
+from samepage.normalizer import (
+    Explanation,
+    MIQPSNormalizer,
+    ParamDecision,
+    normalize_url,
+    pattern_key,
+    same_page,
+)
+from samepage.rules import Rule, RuleSet
+
+__version__ = "0.2.0"
+
+__all__ = [
+    "DomainEntry",
+    "Explanation",
+    "InvalidURL",
+    "LearnedFormatError",
+    "LearnedSet",
+    "MIQPSNormalizer",
+    "ParamDecision",
+    "ParamVerdict",
+    "PatternEntry",
+    "Rule",
+    "RuleSet",
+    "SamepageError",
+    "__version__",
+    "dump_learned",
+    "load_learned",
+    "normalize_url",
+    "pattern_key",
+    "same_page",
+]

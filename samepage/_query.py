@@ -1,0 +1,57 @@
+"""Query strings: splitting into normalised pairs, the pattern key, and serialising."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from samepage._encoding import QUERY_SAFE, normalize_escapes
+
+__all__ = ["join_pattern", "query_pairs", "serialize"]
+
+# A pair is (name, piece): the normalised name and the whole "name=value" text, so that a bare
+# name ("a") and an empty value ("a=") stay distinct: Rack and Rails tell them apart.
+Pair = tuple[str, str]
+
+
+def query_pairs(query: str) -> list[Pair]:
+    """Split a raw query into ``(name, piece)`` pairs in their original order.
+
+    Empty pieces (``a=1&&b=2``, a lone ``?``) are dropped; ``;`` is not a separator.
+
+    >>> query_pairs("b=2&&A=%7e1&flag")
+    [('b', 'b=2'), ('A', 'A=~1'), ('flag', 'flag')]
+    """
+    pairs: list[Pair] = []
+    fullmatch = QUERY_SAFE.fullmatch
+    for piece in query.split("&"):
+        if not piece:
+            continue
+        if fullmatch(piece) is None:
+            piece = normalize_escapes(piece, QUERY_SAFE)
+        pairs.append((piece.partition("=")[0], piece))
+    return pairs
+
+
+def value_of(piece: str) -> str:
+    """The value part of a ``name=value`` piece (empty for a bare name)."""
+    return piece.partition("=")[2]
+
+
+def join_pattern(names: Iterable[str]) -> str:
+    """The pattern key of a set of parameter names: sorted, de-duplicated, joined by ``&``.
+
+    >>> join_pattern(["id", "color", "id", ""])
+    'color&id'
+    """
+    return "&".join(sorted({name for name in names if name}))
+
+
+def serialize(pairs: list[Pair]) -> str:
+    """Join pairs sorted by name; the sort is stable, so repeated names keep their order."""
+    if len(pairs) > 1:
+        pairs = sorted(pairs, key=_name)
+    return "&".join([piece for _, piece in pairs])
+
+
+def _name(pair: Pair) -> str:
+    return pair[0]

@@ -1,0 +1,257 @@
+"""Splitting an absolute http(s) URL and normalising its scheme, host, port, path and fragment.
+
+The rules follow RFC 3986 section 6 (syntax-based normalisation) and, where browsers differ
+from the RFC, the WHATWG URL Standard, because browsers decide what a server receives.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from functools import lru_cache
+
+from samepage._encoding import FRAGMENT_SAFE, PATH_SAFE, USERINFO_SAFE, normalize_escapes
+from samepage.errors import InvalidURL
+
+__all__ = ["Parts", "normalize_host", "normalize_path", "split_url"]
+
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+# WHATWG strips leading and trailing C0 controls and spaces, and removes tabs and newlines.
+_STRIP = "".join(chr(c) for c in range(0x21))
+_TAB_NEWLINE = re.compile(r"[\t\n\r]")
+# WHATWG "forbidden domain code points", checked after percent-decoding the host.
+_FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
+_ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
+_NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)")
+
+
+# (scheme, userinfo, host, port, path, raw query, fragment); a plain tuple is the cheapest
+# container on the hot path.
+Parts = tuple[str, str, str, str, str, str, str]
+
+
+def split_url(url: str) -> Parts | None:
+    """Split and normalise an absolute URL; ``None`` for a non-http(s) URL (left as it is).
+
+    Raises:
+        InvalidURL: for a relative URL, a missing or malformed host, or a bad port.
+    """
+    text = url.strip(_STRIP)
+    if "\t" in text or "\n" in text or "\r" in text:
+        text = _TAB_NEWLINE.sub("", text)
+    colon = text.find(":")
+    if colon <= 0 or not _SCHEME.match(text, 0, colon + 1):
+        raise InvalidURL(url, "not an absolute URL (no scheme)")
+    scheme = text[:colon].lower()
+    if scheme != "http" and scheme != "https":
+        return None
+    rest = text[colon + 1 :]
+    if "\\" in rest:
+        # Browsers read "\" as "/" before the query in http(s) URLs.
+        head, mark, tail = rest.partition("?")
+        rest = head.replace("\\", "/") + mark + tail
+    if not rest.startswith("//"):
+        raise InvalidURL(url, "missing '//' after the scheme")
+    rest = rest[2:]
+    rest, _, fragment = rest.partition("#")
+    rest, _, query = rest.partition("?")
+    slash = rest.find("/")
+    if slash < 0:
+        authority, path = rest, "/"
+    else:
+        authority, path = rest[:slash], rest[slash:]
+    userinfo, at, hostport = authority.rpartition("@")
+    if at and userinfo:
+        userinfo = normalize_escapes(userinfo, USERINFO_SAFE) + "@"
+    host, port = _split_host_port(url, hostport)
+    port = _normalize_port(url, port, scheme)
+    return (
+        scheme,
+        userinfo,
+        normalize_host(url, host),
+        port,
+        normalize_path(path),
+        query,
+        normalize_fragment(fragment) if fragment else "",
+    )
+
+
+def _split_host_port(url: str, hostport: str) -> tuple[str, str]:
+    if hostport.startswith("["):
+        end = hostport.find("]")
+        if end < 0:
+            raise InvalidURL(url, "unterminated IPv6 literal")
+        after = hostport[end + 1 :]
+        if after and not after.startswith(":"):
+            raise InvalidURL(url, "unexpected text after IPv6 literal")
+        return hostport[: end + 1], after[1:]
+    host, colon, port = hostport.rpartition(":")
+    if not colon:
+        return hostport, ""
+    return host, port
+
+
+def _normalize_port(url: str, port: str, scheme: str) -> str:
+    if not port:
+        return ""
+    if not port.isdigit() or not port.isascii():
+        raise InvalidURL(url, f"port {port!r} is not a number")
+    value = int(port)
+    if value > 65535:
+        raise InvalidURL(url, f"port {value} is out of range")
+    text = str(value)
+    return "" if text == DEFAULT_PORTS[scheme] else text
+
+
+def normalize_host(url: str, host: str) -> str:
+    """Return the host in one form: lower case, IDNA (punycode), IPs canonical, no trailing dot.
+
+    Raises:
+        InvalidURL: when the host is empty or cannot be a host name.
+    """
+    try:
+        return _normalize_host(host)
+    except ValueError as exc:
+        raise InvalidURL(url, str(exc)) from None
+
+
+@lru_cache(maxsize=65536)
+def _normalize_host(host: str) -> str:
+    if _ASCII_HOST.fullmatch(host):
+        name = host
+    else:
+        if host.startswith("["):
+            return _ipv6(host[1:-1])
+        name = _decode_host(host)
+    if name.endswith(".") and len(name) > 1:
+        # "example.com." names the same site as "example.com" for every practical purpose.
+        name = name[:-1]
+    if not name or name.startswith(".") or ".." in name:
+        raise ValueError(f"empty label in host {host!r}")
+    last = name.rpartition(".")[2]
+    if _NUMBER.fullmatch(last):
+        return _ipv4(name)
+    return name
+
+
+def _decode_host(host: str) -> str:
+    if "%" in host:
+        from urllib.parse import unquote
+
+        host = unquote(host, errors="strict")
+    name = host.lower()
+    if not name.isascii():
+        try:
+            name = ".".join(
+                label.encode("idna").decode("ascii") if not label.isascii() else label
+                for label in name.split(".")
+            )
+        except UnicodeError as exc:
+            raise ValueError(f"host {host!r} is not a valid IDNA name") from exc
+        name = name.lower()
+    if _FORBIDDEN_HOST.search(name):
+        raise ValueError(f"host {host!r} contains a character hosts may not have")
+    return name
+
+
+def _ipv4(name: str) -> str:
+    """Parse an IPv4 address the way browsers do (decimal, octal, hex, short forms)."""
+    parts = name.split(".")
+    if len(parts) > 4:
+        raise ValueError(f"host {name!r} looks like an IPv4 address but has too many parts")
+    numbers = []
+    for part in parts:
+        if not _NUMBER.fullmatch(part):
+            raise ValueError(f"host {name!r} mixes an IPv4 address with a name")
+        if part[:2] in ("0x", "0X"):
+            numbers.append(int(part[2:] or "0", 16))
+        elif len(part) > 1 and part.startswith("0"):
+            if not all(c in "01234567" for c in part):
+                raise ValueError(f"host {name!r} has a bad octal part")
+            numbers.append(int(part, 8))
+        else:
+            numbers.append(int(part))
+    *head, last = numbers
+    if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
+        raise ValueError(f"IPv4 address {name!r} is out of range")
+    value = last
+    for index, number in enumerate(head):
+        value += number << (8 * (3 - index))
+    return str(ipaddress.IPv4Address(value))
+
+
+def _ipv6(literal: str) -> str:
+    address, percent, zone = literal.partition("%")
+    try:
+        compressed = ipaddress.IPv6Address(address).compressed
+    except ValueError as exc:
+        raise ValueError(f"bad IPv6 literal [{literal}]") from exc
+    if percent:
+        zone = zone[2:] if zone.startswith("25") else zone
+        return f"[{compressed}%25{zone}]"
+    return f"[{compressed}]"
+
+
+def normalize_path(path: str) -> str:
+    """Normalise a path: escapes, dot segments, ``//`` runs and one trailing slash.
+
+    Path case is kept: servers are free to treat ``/A`` and ``/a`` as different pages.
+
+    >>> normalize_path("/a/./b/../c//d/")
+    '/a/c/d'
+    >>> normalize_path("/%7Euser/")
+    '/~user'
+    """
+    if (
+        "%" not in path
+        and "//" not in path
+        and "/." not in path
+        and PATH_SAFE.fullmatch(path)
+    ):
+        if len(path) > 1 and path[-1] == "/":
+            return path[:-1]
+        return path
+    return _normalize_path_slow(path)
+
+
+@lru_cache(maxsize=16384)
+def _normalize_path_slow(path: str) -> str:
+    path = normalize_escapes(path, PATH_SAFE)
+    if "/." in path:
+        path = _remove_dot_segments(path)
+    while "//" in path:
+        path = path.replace("//", "/")
+    if len(path) > 1 and path[-1] == "/":
+        path = path[:-1]
+    return path
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 section 5.2.4, on an absolute path (escaped dots already decoded)."""
+    output: list[str] = []
+    segments = path.split("/")[1:]
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment == ".":
+            if last:
+                output.append("")
+        elif segment == "..":
+            if output:
+                output.pop()
+            if last:
+                output.append("")
+        else:
+            output.append(segment)
+    return "/" + "/".join(output)
+
+
+def normalize_fragment(fragment: str) -> str:
+    """Keep single-page-app routes (``#!...``, ``#/...``) and drop every other fragment.
+
+    >>> normalize_fragment("!/item/42"), normalize_fragment("section-2")
+    ('!/item/42', '')
+    """
+    if fragment[:1] in ("!", "/"):
+        return normalize_escapes(fragment, FRAGMENT_SAFE)
+    return ""

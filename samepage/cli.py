@@ -1,0 +1,198 @@
+"""The ``samepage`` command: normalize, compare, deduplicate and explain URLs.
+
+Exit status: 0 success (``same``: the URLs are the same page); 1 some input lines were bad
+(``same``: different pages); 2 usage error, unreadable file or bad learned set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from typing import TextIO
+
+from samepage import __version__
+from samepage.errors import InvalidURL, LearnedFormatError
+from samepage.normalizer import MIQPSNormalizer
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
+
+_EPILOG = """\
+examples:
+  samepage normalize urls.txt > keys.txt
+  cat urls.txt | samepage dedupe --format tsv
+  samepage same 'https://a.example/p?id=1&utm_source=x' 'https://A.example/p/?id=1'
+  samepage explain 'https://shop.example/p?id=1&ref=twitter' --learned data/learned.json
+
+exit status:
+  0  success; for "same", the two URLs are the same page
+  1  some input lines were not URLs (reported on stderr); for "same", different pages
+  2  usage error, unreadable input or invalid learned set
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="samepage",
+        description="Are these two URLs the same page? Normalize URLs into deduplication keys.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"samepage {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("rules")
+    group.add_argument("--learned", metavar="PATH", help="learned-set JSON file to apply")
+    group.add_argument(
+        "--learned-fallback",
+        choices=("keep", "domain"),
+        default="keep",
+        help="for learned hosts, patterns missing from the file: keep all (default) or use "
+        "the domain-level verdicts",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    normalize = sub.add_parser(
+        "normalize", parents=[common], help="print the key of each input URL, one per line"
+    )
+    normalize.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; - is stdin)")
+
+    same = sub.add_parser("same", parents=[common], help="exit 0 if two URLs are the same page")
+    same.add_argument("a", metavar="URL_A")
+    same.add_argument("b", metavar="URL_B")
+    same.add_argument("-q", "--quiet", action="store_true", help="print nothing; answer by exit status")
+
+    dedupe = sub.add_parser("dedupe", parents=[common], help="group equivalent URLs, with counts")
+    dedupe.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin)")
+    dedupe.add_argument(
+        "--format",
+        choices=("jsonl", "tsv"),
+        default="jsonl",
+        help="jsonl: {key, count, urls} per group; tsv: count, key, first URL (default: %(default)s)",
+    )
+
+    explain = sub.add_parser(
+        "explain", parents=[common], help="show, per parameter, which layer and rule decided"
+    )
+    explain.add_argument("url", metavar="URL")
+    explain.add_argument("--json", action="store_true", help="print the decision trace as JSON")
+    return parser
+
+
+def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str]]:
+    """Yield (file name, line number, stripped line) from files, streaming."""
+    for name in files or ["-"]:
+        if name == "-":
+            yield from _numbered("<stdin>", sys.stdin)
+            continue
+        with open(name, encoding="utf-8", errors="surrogateescape") as handle:
+            yield from _numbered(name, handle)
+
+
+def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:
+    for number, line in enumerate(handle, start=1):
+        text = line.strip()
+        if text:
+            yield name, number, text
+
+
+def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, str | None]]:
+    """Yield (url, key) per input line; bad lines are reported and yield key None."""
+    for name, number, url in _lines(files):
+        try:
+            yield url, norm.normalize(url)
+        except InvalidURL as exc:
+            print(f"{name}:{number}: {exc}", file=sys.stderr)
+            yield url, None
+
+
+def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    write = sys.stdout.write
+    for _, key in _keys(norm, args.files):
+        if key is None:
+            status = EXIT_PARTIAL
+        else:
+            write(key + "\n")
+    return status
+
+
+def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    groups: dict[str, list[str]] = {}
+    for url, key in _keys(norm, args.files):
+        if key is None:
+            status = EXIT_PARTIAL
+        else:
+            groups.setdefault(key, []).append(url)
+    # Largest groups first; ties keep first-seen order (dicts keep insertion order).
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    for key, urls in ordered:
+        if args.format == "jsonl":
+            print(json.dumps({"key": key, "count": len(urls), "urls": urls}, ensure_ascii=False))
+        else:
+            print(f"{len(urls)}\t{key}\t{urls[0]}")
+    return status
+
+
+def _run_same(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    key_a, key_b = norm.normalize(args.a), norm.normalize(args.b)
+    if not args.quiet:
+        print(key_a)
+        print(key_b)
+        print("same page" if key_a == key_b else "different pages")
+    return EXIT_OK if key_a == key_b else EXIT_PARTIAL
+
+
+def _run_explain(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    trace = norm.explain(args.url)
+    if args.json:
+        print(json.dumps(trace.to_json(), indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"url:     {trace.url}")
+    if trace.learned_domain:
+        print(f"learned: {trace.learned_domain} (pattern {trace.pattern!r})")
+    for p in trace.params:
+        action = "keep" if p.kept else "drop"
+        value = f"={p.value}" if p.value else ""
+        source = f"  ({p.source})" if p.source else ""
+        print(f"  {action}  {p.name}{value}  [{p.layer}: {p.rule}]{source}")
+    if not trace.params:
+        print("  (no query parameters)")
+    print(f"result:  {trace.result}")
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "normalize": _run_normalize,
+    "dedupe": _run_dedupe,
+    "same": _run_same,
+    "explain": _run_explain,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        norm = MIQPSNormalizer(learned=args.learned, learned_fallback=args.learned_fallback)
+        return _COMMANDS[args.command](norm, args)
+    except LearnedFormatError as exc:
+        print(f"samepage: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidURL as exc:
+        print(f"samepage: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as exc:
+        print(f"samepage: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

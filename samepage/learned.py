@@ -1,0 +1,316 @@
+"""Reading, validating and writing learned-set files (``format: samepage.learned``, version 1).
+
+The learner writes these files and the normalizer reads them; both go through this module,
+so the two halves can never disagree on the format. See ``docs/learned-format.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal, Union
+
+from samepage._hosts import lookup_host
+from samepage.errors import LearnedFormatError
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DomainEntry",
+    "LearnedSet",
+    "ParamVerdict",
+    "PatternEntry",
+    "dump_learned",
+    "load_learned",
+    "pattern_names",
+]
+
+FORMAT = "samepage.learned"
+VERSION = 1
+
+Verdict = Literal["neutral", "non-neutral"]
+LearnedSource = Union["LearnedSet", Mapping[str, Any], str, "os.PathLike[str]"]
+
+_COUNTS = ("tested", "changed", "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class ParamVerdict:
+    """What the learner concluded about one parameter of one pattern, and on what evidence."""
+
+    verdict: Verdict
+    tested: int = 0
+    changed: int = 0
+    failed: int = 0
+    reason: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def neutral(self) -> bool:
+        """Whether removing the parameter was shown not to change the page."""
+        return self.verdict == "neutral"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this verdict (extra evidence fields included)."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(verdict=self.verdict, tested=self.tested, changed=self.changed, failed=self.failed)
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PatternEntry:
+    """One query-parameter pattern of a domain: how often it was seen and its verdicts."""
+
+    urls: int
+    params: Mapping[str, ParamVerdict]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this pattern."""
+        out: dict[str, Any] = dict(self.extra)
+        out["urls"] = self.urls
+        out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DomainEntry:
+    """A learned host: its patterns, or (the simple form) its complete set of content names."""
+
+    patterns: Mapping[str, PatternEntry] = field(default_factory=dict)
+    content: frozenset[str] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def fallback(self) -> dict[str, bool]:
+        """Per parameter name, whether it is neutral in EVERY pattern that contains it.
+
+        Used only by the opt-in domain-level fallback for patterns the file does not know.
+        """
+        neutral: dict[str, bool] = {}
+        for entry in self.patterns.values():
+            for name, verdict in entry.params.items():
+                neutral[name] = neutral.get(name, True) and verdict.neutral
+        return neutral
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this domain."""
+        out: dict[str, Any] = dict(self.extra)
+        out["patterns"] = {key: p.to_json() for key, p in sorted(self.patterns.items())}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedSet:
+    """A whole learned set: per host, per pattern, per parameter verdicts."""
+
+    domains: Mapping[str, DomainEntry]
+    created: str = ""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def domain(self, host: str, port: str = "") -> tuple[str, DomainEntry] | None:
+        """The entry of the longest domain key covering ``host`` (and ``port``), if any."""
+        return lookup_host(self.domains, host, port)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document of this set, as :func:`dump_learned` writes it."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(
+            format=FORMAT,
+            version=VERSION,
+            created=self.created or _now(),
+            settings=dict(self.settings),
+            domains={host: d.to_json() for host, d in sorted(self.domains.items())},
+        )
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, *, origin: str = "learned set") -> LearnedSet:
+        """Validate and read a format-1 document.
+
+        Raises:
+            LearnedFormatError: naming the first problem found, and where.
+        """
+        return _Reader(origin).document(data)
+
+    @classmethod
+    def from_simple(cls, mapping: Mapping[str, Any], *, origin: str = "learned") -> LearnedSet:
+        """Read the simple form ``{host_suffix: {content_param, ...}}``.
+
+        Each host then keeps exactly its listed parameters (after the blocklist and the
+        allowlist) and drops the others.
+        """
+        domains: dict[str, DomainEntry] = {}
+        for host, names in mapping.items():
+            if not isinstance(host, str) or not host:
+                raise LearnedFormatError(f"{origin}: host key {host!r} is not a host name")
+            if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+                raise LearnedFormatError(
+                    f"{origin}[{host!r}]: expected a set of parameter names, got {type(names).__name__}"
+                )
+            content = frozenset(names)
+            bad = [n for n in content if not isinstance(n, str) or not n]
+            if bad:
+                raise LearnedFormatError(f"{origin}[{host!r}]: {bad[0]!r} is not a parameter name")
+            domains[_host_key(host.lower(), origin)] = DomainEntry(content=content)
+        return cls(domains)
+
+
+def pattern_names(pattern: str) -> list[str]:
+    """The parameter names of a pattern key (the inverse of :func:`samepage.pattern_key`)."""
+    return pattern.split("&") if pattern else []
+
+
+def load_learned(source: LearnedSource) -> LearnedSet:
+    """Load a learned set from a path, a parsed document, a simple mapping, or a LearnedSet.
+
+    Args:
+        source: a file path; a mapping with a ``format`` key (a parsed format-1 document);
+            a mapping of host suffix to content parameter names (the simple form); or an
+            already loaded :class:`LearnedSet`.
+
+    Raises:
+        LearnedFormatError: the file cannot be read, is not JSON, or is malformed.
+    """
+    if isinstance(source, LearnedSet):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LearnedFormatError(f"{path}: cannot read learned set: {exc}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LearnedFormatError(f"{path}: not valid JSON: {exc}") from exc
+        return LearnedSet.from_json(data, origin=str(path))
+    if isinstance(source, Mapping):
+        if "format" in source:
+            return LearnedSet.from_json(source)
+        return LearnedSet.from_simple(source)
+    raise LearnedFormatError(
+        f"learned must be a path, a mapping or a LearnedSet, not {type(source).__name__}"
+    )
+
+
+def dump_learned(learned: LearnedSet, path: str | os.PathLike[str]) -> Path:
+    """Write ``learned`` as JSON (sorted keys) atomically: a temp file renamed into place.
+
+    Raises:
+        LearnedFormatError: for a simple-form set, which has no file format.
+        OSError: when the folder cannot be written.
+    """
+    if any(d.content is not None for d in learned.domains.values()):
+        raise LearnedFormatError("a simple-form learned set cannot be written as format 1")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _host_key(key: str, where: str) -> str:
+    host, _, port = key.rpartition(":") if ":" in key and not key.endswith("]") else (key, "", "")
+    if (
+        not host
+        or host != host.lower()
+        or not host.isascii()
+        or "/" in host
+        or host.startswith(".")
+        or host.endswith(".")
+        or (port and not port.isdigit())
+    ):
+        raise LearnedFormatError(
+            f"{where}: domain key {key!r} must be a lower-case IDNA host name, optionally host:port"
+        )
+    return key
+
+
+class _Reader:
+    """Validates a format-1 document, naming the path of the first problem."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+
+    def fail(self, where: str, problem: str) -> LearnedFormatError:
+        return LearnedFormatError(f"{self.origin}: {where}: {problem}")
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"expected an object, got {type(value).__name__}")
+        return value
+
+    def count(self, value: Any, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise self.fail(where, f"expected a non-negative integer, got {value!r}")
+        return value
+
+    def document(self, data: Any) -> LearnedSet:
+        doc = self.mapping(data, "document")
+        if doc.get("format") != FORMAT:
+            raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
+        if doc.get("version") != VERSION:
+            raise self.fail("version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})")
+        created = doc.get("created", "")
+        if not isinstance(created, str):
+            raise self.fail("created", "expected a string")
+        settings = self.mapping(doc.get("settings", {}), "settings")
+        domains = self.mapping(doc.get("domains"), "domains")
+        parsed = {
+            _host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
+            for host, entry in domains.items()
+        }
+        extra = {k: v for k, v in doc.items() if k not in ("format", "version", "created", "settings", "domains")}
+        return LearnedSet(parsed, created, dict(settings), extra)
+
+    def domain(self, value: Any, where: str) -> DomainEntry:
+        entry = self.mapping(value, where)
+        patterns = self.mapping(entry.get("patterns"), f"{where}.patterns")
+        parsed = {key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()}
+        return DomainEntry(parsed, extra={k: v for k, v in entry.items() if k != "patterns"})
+
+    def pattern(self, key: str, value: Any, where: str) -> PatternEntry:
+        names = pattern_names(key)
+        if names != sorted(set(names)) or any(not n for n in names):
+            raise self.fail(where, "a pattern key is the sorted, de-duplicated parameter names joined by '&'")
+        entry = self.mapping(value, where)
+        params = self.mapping(entry.get("params"), f"{where}.params")
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise self.fail(f"{where}.params", f"parameter {unknown[0]!r} is not in the pattern")
+        parsed = {name: self.verdict(v, f"{where}.params[{name!r}]") for name, v in params.items()}
+        extra = {k: v for k, v in entry.items() if k not in ("urls", "params")}
+        return PatternEntry(self.count(entry.get("urls", 0), f"{where}.urls"), parsed, extra)
+
+    def verdict(self, value: Any, where: str) -> ParamVerdict:
+        entry = self.mapping(value, where)
+        verdict = entry.get("verdict")
+        if verdict not in ("neutral", "non-neutral"):
+            raise self.fail(f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}")
+        counts = [self.count(entry.get(name, 0), f"{where}.{name}") for name in _COUNTS]
+        reason = entry.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise self.fail(f"{where}.reason", "expected a string")
+        extra = {k: v for k, v in entry.items() if k not in ("verdict", "reason", *_COUNTS)}
+        return ParamVerdict(verdict, *counts, reason=reason, extra=extra)

@@ -1,0 +1,438 @@
+"""The normalizer: URL hygiene plus a per-parameter keep-or-drop decision in layers.
+
+For each query parameter, in this order (the first layer that decides wins):
+
+1. blocklist: always-tracking names (built-in, ``extra_blocklist``, the host's block list);
+2. allowlist: the host's content names (built-in and ``extra_allowlist``);
+3. learned: the verdicts a learned set records for the URL's host and pattern;
+4. ambiguous: names such as ``ref`` dropped only for tracking-like values;
+5. default: keep.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from samepage._hosts import lookup_host
+from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
+from samepage._url import Parts, split_url
+from samepage.errors import InvalidURL
+from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
+from samepage.rules import AmbiguousRule, NameMatcher, Rule, RuleSet, default_rules
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "Explanation",
+    "MIQPSNormalizer",
+    "ParamDecision",
+    "normalize_url",
+    "pattern_key",
+    "same_page",
+]
+
+_DROP, _KEEP, _OPEN = 0, 1, 2
+_DEFAULT = Rule("default:keep", "default", "unknown parameters are kept: never merge distinct pages")
+_POLICY_CACHE_LIMIT = 50_000
+_NAME_CACHE_LIMIT = 2_000
+
+Fallback = Literal["keep", "domain"]
+
+
+@dataclass(frozen=True, slots=True)
+class ParamDecision:
+    """Why one query parameter was kept or dropped."""
+
+    name: str
+    value: str
+    kept: bool
+    layer: str
+    rule: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        """This decision as a JSON-ready dict."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "kept": self.kept,
+            "layer": self.layer,
+            "rule": self.rule,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The decision trace of one URL: every parameter's decision and the result."""
+
+    url: str
+    result: str
+    pattern: str | None
+    learned_domain: str | None
+    params: tuple[ParamDecision, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """This explanation as a JSON-ready dict."""
+        return {
+            "url": self.url,
+            "result": self.result,
+            "pattern": self.pattern,
+            "learned_domain": self.learned_domain,
+            "params": [p.to_json() for p in self.params],
+        }
+
+
+class _HostPolicy:
+    """Everything about one (host, port) that the per-parameter decision needs, resolved once."""
+
+    __slots__ = ("ambiguous", "block", "allow", "learned", "learned_key", "fallback", "names")
+
+    def __init__(self, norm: MIQPSNormalizer, host: str, port: str) -> None:
+        domain = norm.rules.domain(host)
+        self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
+        extra_allow = [norm._extra_allow_all]
+        found_allow = lookup_host(norm._extra_allow_hosts, host)
+        if found_allow:
+            extra_allow.append(found_allow[1])
+        if domain:
+            extra_allow.append(domain.allow)
+        self.allow = tuple(extra_allow)
+        found = norm.learned.domain(host, port) if norm.learned else None
+        self.learned_key, self.learned = found if found else (None, None)
+        self.fallback = (
+            self.learned.fallback()
+            if self.learned is not None and norm.learned_fallback == "domain"
+            else None
+        )
+        self.ambiguous: dict[str, AmbiguousRule] = {
+            name: rule for name, rule in norm.rules.ambiguous.items() if not rule.excepted(host)
+        }
+        self.names: dict[str, tuple[int, Rule | None]] = {}
+
+    def static(self, name: str) -> tuple[int, Rule | None]:
+        """Blocklist and allowlist decision for ``name`` (cached per host)."""
+        decided = self.names.get(name)
+        if decided is not None:
+            return decided
+        lower = name.lower()
+        decided = (_OPEN, None)
+        for matcher in self.block:
+            rule = matcher.match(lower) if matcher else None
+            if rule is not None:
+                decided = (_DROP, rule)
+                break
+        else:
+            for matcher in self.allow:
+                rule = matcher.match(lower) if matcher else None
+                if rule is not None:
+                    decided = (_KEEP, rule)
+                    break
+        if len(self.names) < _NAME_CACHE_LIMIT:
+            self.names[name] = decided
+        return decided
+
+    def dynamic(self, name: str, piece: str, pattern: str | None) -> tuple[bool, Rule]:
+        """Learned, ambiguous and default layers for a name the static rules left open."""
+        learned = self.learned
+        if learned is not None:
+            decided = _learned_decision(self.learned_key or "", learned, self.fallback, name, pattern)
+            if decided is not None:
+                return decided
+        ambiguous = self.ambiguous.get(name.lower())
+        if ambiguous is not None and ambiguous.is_tracking(value_of(piece)):
+            return False, ambiguous.rule
+        return True, _DEFAULT
+
+
+def _learned_decision(
+    key: str,
+    entry: DomainEntry,
+    fallback: Mapping[str, bool] | None,
+    name: str,
+    pattern: str | None,
+) -> tuple[bool, Rule] | None:
+    if entry.content is not None:
+        kept = name in entry.content
+        verdict = "content" if kept else "not-content"
+        return kept, Rule(f"learned:{key}:{verdict}:{name}", "learned", "learned set (simple form)")
+    found = entry.patterns.get(pattern) if pattern is not None else None
+    if found is not None:
+        verdict = found.params.get(name)
+        if verdict is None:
+            return True, Rule(f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept")
+        detail = f"tested {verdict.tested}, changed {verdict.changed}, failed {verdict.failed}"
+        if verdict.reason:
+            detail += f"; {verdict.reason}"
+        rule = Rule(f"learned:{key}:{pattern}:{name}:{verdict.verdict}", "learned", detail)
+        return not verdict.neutral, rule
+    if fallback is not None and name in fallback:
+        neutral = fallback[name]
+        label = "neutral-everywhere" if neutral else "non-neutral-somewhere"
+        return not neutral, Rule(f"learned:{key}:*:{name}:{label}", "learned", "domain-level fallback")
+    return None
+
+
+def _as_matcher(names: Iterable[str], label: str, layer: Literal["blocklist", "allowlist"]) -> NameMatcher:
+    if isinstance(names, str):
+        raise TypeError(f"{label} must be a collection of parameter names, not a string")
+    try:
+        return NameMatcher.from_patterns(names, layer=layer, label=label)
+    except ValueError as exc:
+        raise ValueError(str(exc)) from None
+
+
+class MIQPSNormalizer:
+    """A configured normalizer; immutable once built and safe to share between threads.
+
+    Args:
+        extra_blocklist: more always-tracking parameter names, on every host (``name*``
+            means a prefix). Case-insensitive.
+        extra_allowlist: content names to always keep: a collection (every host) or a
+            mapping of host suffix to names.
+        learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
+            format-1 document, or the simple form ``{host_suffix: {content names}}``.
+        disable_rules: built-in rules to switch off, by rule id or bare name.
+        learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
+            (default: keep every parameter) or ``"domain"`` (drop a parameter only if it is
+            neutral in every learned pattern of that host that contains it).
+        rules: a complete replacement for the built-in rule set.
+
+    >>> norm = MIQPSNormalizer(extra_blocklist=frozenset({"sessionid"}))
+    >>> norm.normalize("https://example.com/p?id=1&sessionid=abc")
+    'https://example.com/p?id=1'
+    """
+
+    __slots__ = (
+        "_extra_allow_all",
+        "_extra_allow_hosts",
+        "_extra_block",
+        "_frozen",
+        "_policies",
+        "learned",
+        "learned_fallback",
+        "rules",
+    )
+
+    def __init__(
+        self,
+        *,
+        extra_blocklist: Iterable[str] = frozenset(),
+        extra_allowlist: Iterable[str] | Mapping[str, Iterable[str]] = frozenset(),
+        learned: LearnedSource | None = None,
+        disable_rules: Iterable[str] = frozenset(),
+        learned_fallback: Fallback = "keep",
+        rules: RuleSet | None = None,
+    ) -> None:
+        if learned_fallback not in ("keep", "domain"):
+            raise ValueError(f"learned_fallback must be 'keep' or 'domain', not {learned_fallback!r}")
+        base = rules if rules is not None else default_rules()
+        set_ = object.__setattr__
+        set_(self, "rules", base.without(disable_rules))
+        set_(self, "learned", load_learned(learned) if learned is not None else None)
+        set_(self, "learned_fallback", learned_fallback)
+        set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
+        if isinstance(extra_allowlist, Mapping):
+            hosts = {
+                host.lower(): _as_matcher(names, f"extra_allowlist[{host}]", "allowlist")
+                for host, names in extra_allowlist.items()
+            }
+            set_(self, "_extra_allow_all", NameMatcher())
+            set_(self, "_extra_allow_hosts", hosts)
+        else:
+            set_(self, "_extra_allow_all", _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"))
+            set_(self, "_extra_allow_hosts", {})
+        set_(self, "_policies", {})
+        set_(self, "_frozen", True)
+
+    rules: RuleSet
+    learned: LearnedSet | None
+    learned_fallback: Fallback
+    _extra_block: NameMatcher
+    _extra_allow_all: NameMatcher
+    _extra_allow_hosts: dict[str, NameMatcher]
+    _policies: dict[tuple[str, str], _HostPolicy]
+    _frozen: bool
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __repr__(self) -> str:
+        learned = len(self.learned.domains) if self.learned else 0
+        return f"<MIQPSNormalizer learned_domains={learned} fallback={self.learned_fallback!r}>"
+
+    def _policy(self, host: str, port: str) -> _HostPolicy:
+        key = (host, port)
+        policy = self._policies.get(key)
+        if policy is None:
+            if len(self._policies) >= _POLICY_CACHE_LIMIT:
+                self._policies.clear()
+            policy = self._policies[key] = _HostPolicy(self, host, port)
+        return policy
+
+    def normalize(self, url: str) -> str:
+        """Return the deduplication key of ``url``: a normalised, valid URL.
+
+        Non-http(s) URLs (``mailto:``, ``javascript:``, ``data:``, ``ftp:``...) come back
+        unchanged. Fetch with the original URL if a server cares about parameter order.
+
+        Raises:
+            InvalidURL: (a ``ValueError``) for a string that is not an absolute URL.
+
+        >>> normalize_url("https://EXAMPLE.com:443/article/?b=2&a=1#anchor")
+        'https://example.com/article?a=1&b=2'
+        """
+        parts = split_url(_require_str(url))
+        if parts is None:
+            return url
+        query = parts[5]
+        if query:
+            query = self._filter(parts, query)
+        return _join(parts, query)
+
+    def _filter(self, parts: Parts, query: str) -> str:
+        policy = self._policy(parts[2], parts[3])
+        pairs = query_pairs(query)
+        kept: list[Pair] = []
+        open_pairs: list[Pair] | None = None
+        static = policy.static
+        for pair in pairs:
+            code = static(pair[0])[0]
+            if code == _KEEP:
+                kept.append(pair)
+            elif code == _OPEN:
+                if open_pairs is None:
+                    open_pairs = []
+                open_pairs.append(pair)
+                kept.append(pair)
+        if open_pairs is None or (policy.learned is None and not policy.ambiguous):
+            return serialize(kept)
+        pattern = join_pattern(name for name, _ in kept) if policy.learned is not None else None
+        dropped = {
+            id(pair)
+            for pair in open_pairs
+            if not policy.dynamic(pair[0], pair[1], pattern)[0]
+        }
+        if dropped:
+            kept = [pair for pair in kept if id(pair) not in dropped]
+        return serialize(kept)
+
+    def explain(self, url: str) -> Explanation:
+        """Report, per query parameter, whether it is kept, by which layer and which rule.
+
+        >>> trace = MIQPSNormalizer().explain("https://example.com/p?utm_source=x&id=1")
+        >>> [(p.name, p.kept, p.layer) for p in trace.params]
+        [('utm_source', False, 'blocklist'), ('id', True, 'default')]
+        """
+        result = self.normalize(url)
+        parts = split_url(url)
+        if parts is None:
+            return Explanation(url, result, None, None, ())
+        policy = self._policy(parts[2], parts[3])
+        pairs = query_pairs(parts[5])
+        statics = [policy.static(name) for name, _ in pairs]
+        names = [pair[0] for pair, (code, _) in zip(pairs, statics) if code != _DROP]
+        pattern = join_pattern(names)
+        decisions = []
+        for (name, piece), (code, rule) in zip(pairs, statics):
+            if code == _OPEN:
+                kept, rule = policy.dynamic(name, piece, pattern)
+            else:
+                kept = code == _KEEP
+            assert rule is not None
+            decisions.append(ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source))
+        return Explanation(url, result, pattern, policy.learned_key, tuple(decisions))
+
+    def pattern_key(self, url: str) -> str:
+        """The learned-set pattern key of ``url``: its parameter names after the blocklist.
+
+        Sorted, de-duplicated, joined by ``&``; the learner and the normalizer both use it.
+
+        Raises:
+            InvalidURL: for a string that is not an absolute http(s) URL.
+
+        >>> pattern_key("https://shop.example/p?id=1&utm_source=x&color=red&id=2")
+        'color&id'
+        """
+        parts = self._http_parts(url)
+        policy = self._policy(parts[2], parts[3])
+        return join_pattern(name for name, _ in query_pairs(parts[5]) if policy.static(name)[0] != _DROP)
+
+    def static_url(self, url: str) -> str:
+        """``url`` normalised with only the blocklist applied: every other parameter kept.
+
+        This is the page the learner renders as the original.
+
+        Raises:
+            InvalidURL: for a string that is not an absolute http(s) URL.
+
+        >>> MIQPSNormalizer().static_url("https://shop.example/p?sid=1&utm_source=x&b=2")
+        'https://shop.example/p?b=2&sid=1'
+        """
+        parts = self._http_parts(url)
+        policy = self._policy(parts[2], parts[3])
+        kept = [pair for pair in query_pairs(parts[5]) if policy.static(pair[0])[0] != _DROP]
+        return _join(parts, serialize(kept))
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` normalise to the same key."""
+        return self.normalize(a) == self.normalize(b)
+
+    def _http_parts(self, url: str) -> Parts:
+        parts = split_url(_require_str(url))
+        if parts is None:
+            raise InvalidURL(url, "not an http(s) URL")
+        return parts
+
+
+def _require_str(url: object) -> str:
+    if not isinstance(url, str):
+        raise TypeError(f"url must be a str, not {type(url).__name__}")
+    return url
+
+
+def _join(parts: Parts, query: str) -> str:
+    scheme, userinfo, host, port, path, _, fragment = parts
+    out = f"{scheme}://{userinfo}{host}:{port}{path}" if port else f"{scheme}://{userinfo}{host}{path}"
+    if query:
+        out = f"{out}?{query}"
+    if fragment:
+        out = f"{out}#{fragment}"
+    return out
+
+
+_default: MIQPSNormalizer | None = None
+
+
+def default_normalizer() -> MIQPSNormalizer:
+    """The shared normalizer with the built-in rules, created on first use."""
+    global _default
+    if _default is None:
+        _default = MIQPSNormalizer()
+    return _default
+
+
+def normalize_url(url: str) -> str:
+    """Normalise ``url`` with the built-in rules; see :meth:`MIQPSNormalizer.normalize`.
+
+    >>> normalize_url("https://www.example.com/p?utm_source=fb&id=42")
+    'https://www.example.com/p?id=42'
+    """
+    return default_normalizer().normalize(url)
+
+
+def pattern_key(url: str, *, normalizer: MIQPSNormalizer | None = None) -> str:
+    """The pattern key of ``url``; see :meth:`MIQPSNormalizer.pattern_key`."""
+    return (normalizer or default_normalizer()).pattern_key(url)
+
+
+def same_page(a: str, b: str, *, normalizer: MIQPSNormalizer | None = None) -> bool:
+    """Whether two URLs normalise to the same key (the same page, as far as samepage knows).
+
+    >>> same_page("https://EXAMPLE.com/article?b=2&a=1#top", "https://example.com/article?a=1&b=2")
+    True
+    """
+    return (normalizer or default_normalizer()).same(a, b)

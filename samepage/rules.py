@@ -1,0 +1,205 @@
+"""The static rules: tracking names, ambiguous names and per-domain lists, read from JSON.
+
+The defaults ship in ``samepage/data/rules.json``; every entry records a ``source`` so that
+each decision can be traced to the reason the rule exists (see ``docs/rules.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from samepage._encoding import unquote_for_matching
+from samepage._hosts import lookup_host
+from samepage.errors import SamepageError
+
+__all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "default_rules"]
+
+Layer = Literal["blocklist", "allowlist", "learned", "ambiguous", "default"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One reason to keep or drop a parameter: which layer, which entry, and why it exists."""
+
+    id: str
+    layer: Layer
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatcher:
+    """Exact parameter names and name prefixes, matched on the lower-cased name."""
+
+    names: Mapping[str, Rule] = field(default_factory=dict)
+    prefixes: tuple[tuple[str, Rule], ...] = ()
+
+    def match(self, lower_name: str) -> Rule | None:
+        """Return the rule that matches ``lower_name``, if any (exact names first)."""
+        rule = self.names.get(lower_name)
+        if rule is not None:
+            return rule
+        for prefix, prefix_rule in self.prefixes:
+            if lower_name.startswith(prefix):
+                return prefix_rule
+        return None
+
+    def __bool__(self) -> bool:
+        return bool(self.names) or bool(self.prefixes)
+
+    @classmethod
+    def from_patterns(cls, patterns: Iterable[str], *, layer: Layer, label: str) -> NameMatcher:
+        """Build a matcher from names, where ``name*`` stands for a prefix.
+
+        >>> NameMatcher.from_patterns(["sid", "trk_*"], layer="blocklist", label="extra").match("trk_x")
+        Rule(id='extra:trk_*', layer='blocklist', source='')
+        """
+        names: dict[str, Rule] = {}
+        prefixes: list[tuple[str, Rule]] = []
+        for pattern in patterns:
+            if not isinstance(pattern, str) or not pattern.strip("*"):
+                raise ValueError(f"{label}: {pattern!r} is not a parameter name")
+            lowered = pattern.lower()
+            rule = Rule(f"{label}:{lowered}", layer)
+            if lowered.endswith("*"):
+                prefixes.append((lowered[:-1], rule))
+            else:
+                names[lowered] = rule
+        return cls(names, tuple(sorted(prefixes, key=lambda item: -len(item[0]))))
+
+
+@dataclass(frozen=True, slots=True)
+class AmbiguousRule:
+    """A name that is tracking only with certain values, and never on the excepted hosts."""
+
+    rule: Rule
+    values: frozenset[str] = frozenset()
+    value_prefixes: tuple[str, ...] = ()
+    value_regex: re.Pattern[str] | None = None
+    except_hosts: Mapping[str, bool] = field(default_factory=dict)
+
+    def excepted(self, host: str) -> bool:
+        """Whether ``host`` is under one of the hosts where this name is always content."""
+        return lookup_host(self.except_hosts, host) is not None
+
+    def is_tracking(self, value: str) -> bool:
+        """Whether ``value`` (as in the URL) is one of the values that mark tracking."""
+        lowered = unquote_for_matching(value).lower()
+        if lowered in self.values:
+            return True
+        if self.value_prefixes and lowered.startswith(self.value_prefixes):
+            return True
+        return self.value_regex is not None and self.value_regex.fullmatch(lowered) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DomainRules:
+    """The allowlist and blocklist of one group of hosts."""
+
+    hosts: tuple[str, ...]
+    allow: NameMatcher
+    block: NameMatcher
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """All static rules, compiled for lookups."""
+
+    tracking: NameMatcher
+    ambiguous: Mapping[str, AmbiguousRule]
+    domains: Mapping[str, DomainRules]
+
+    def domain(self, host: str) -> DomainRules | None:
+        """The rules of the longest domain key covering ``host``."""
+        found = lookup_host(self.domains, host)
+        return found[1] if found else None
+
+    def without(self, disabled: Iterable[str]) -> RuleSet:
+        """A copy with the named rules switched off.
+
+        Each item is a rule id (as :meth:`MIQPSNormalizer.explain` reports it, e.g.
+        ``tracking:ref_*`` or ``youtube.com:block:si``) or a bare name or ``prefix*``, which
+        switches off every rule on that name.
+        """
+        off = {item.lower() for item in disabled}
+        if not off:
+            return self
+
+        def keep(rule: Rule, key: str) -> bool:
+            return rule.id.lower() not in off and key not in off
+
+        def filtered(matcher: NameMatcher) -> NameMatcher:
+            return NameMatcher(
+                {n: r for n, r in matcher.names.items() if keep(r, n)},
+                tuple((p, r) for p, r in matcher.prefixes if keep(r, p + "*")),
+            )
+
+        groups = {
+            id(group): DomainRules(group.hosts, filtered(group.allow), filtered(group.block))
+            for group in self.domains.values()
+        }
+        return RuleSet(
+            tracking=filtered(self.tracking),
+            ambiguous={n: a for n, a in self.ambiguous.items() if keep(a.rule, n)},
+            domains={host: groups[id(group)] for host, group in self.domains.items()},
+        )
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Compile a rules document (``format: samepage.rules``, ``version: 1``)."""
+        if data.get("format") != "samepage.rules" or data.get("version") != 1:
+            raise SamepageError(
+                f"unknown rules format {data.get('format')!r} version {data.get('version')!r}"
+            )
+        tracking = _matcher(data.get("tracking", []), "tracking", "blocklist")
+        ambiguous: dict[str, AmbiguousRule] = {}
+        for entry in data.get("ambiguous", []):
+            name = entry["name"].lower()
+            regex = entry.get("value_regex")
+            ambiguous[name] = AmbiguousRule(
+                rule=Rule(f"ambiguous:{name}", "ambiguous", entry.get("source", "")),
+                values=frozenset(v.lower() for v in entry.get("values", [])),
+                value_prefixes=tuple(p.lower() for p in entry.get("value_prefixes", [])),
+                value_regex=re.compile(regex) if regex else None,
+                except_hosts=dict.fromkeys((h.lower() for h in entry.get("except_hosts", [])), True),
+            )
+        domains: dict[str, DomainRules] = {}
+        for group in data.get("domains", []):
+            hosts = tuple(h.lower() for h in group["hosts"])
+            label = hosts[0]
+            rules = DomainRules(
+                hosts,
+                allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
+                block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
+            )
+            for host in hosts:
+                domains[host] = rules
+        return cls(tracking, ambiguous, domains)
+
+
+def _matcher(entries: Iterable[Mapping[str, str]], label: str, layer: Layer) -> NameMatcher:
+    names: dict[str, Rule] = {}
+    prefixes: list[tuple[str, Rule]] = []
+    for entry in entries:
+        source = entry.get("source", "")
+        if "name" in entry:
+            name = entry["name"].lower()
+            names[name] = Rule(f"{label}:{name}", layer, source)
+        else:
+            prefix = entry["prefix"].lower()
+            prefixes.append((prefix, Rule(f"{label}:{prefix}*", layer, source)))
+    # Longest prefix first, so the most specific rule is the one reported.
+    prefixes.sort(key=lambda item: -len(item[0]))
+    return NameMatcher(names, tuple(prefixes))
+
+
+@cache
+def default_rules() -> RuleSet:
+    """The rules shipped with samepage, read once from the package data."""
+    text = resources.files("samepage").joinpath("data/rules.json").read_text(encoding="utf-8")
+    return RuleSet.from_json(json.loads(text))

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Set up a development environment from nothing: a virtual environment in .venv with samepage,
+# the learner and the test tools installed, and a Chromium for the learner to drive.
+# Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+VENV=${VENV:-.venv}
+
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "setup: creating $VENV" >&2
+    "$PYTHON" -m venv "$VENV"
+fi
+
+stamp="$VENV/.samepage-installed"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    echo "setup: installing samepage[learner,test] into $VENV" >&2
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,test]"
+    touch "$stamp"
+fi
+
+# A browser: Playwright's own Chromium if the user has it, else a system Chromium; on a
+# Debian or Ubuntu machine without either, install Debian's package when we are allowed to.
+if ! "$VENV/bin/python" -m learner.browser >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing Debian's chromium package" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "setup: no Chromium found; install one with: sudo apt-get install -y chromium" >&2
+        echo "       (or: $VENV/bin/python -m playwright install chromium), or set SAMEPAGE_BROWSER" >&2
+    fi
+fi

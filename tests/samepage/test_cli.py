@@ -1,0 +1,97 @@
+"""The samepage command line, run as a user would: a subprocess with files and stdin."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "samepage", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_normalize_streams_stdin_and_reports_bad_lines() -> None:
+    result = run("normalize", stdin="https://EXAMPLE.com/a/?utm_source=x&id=1\nnot a url\n\nmailto:x@y.example\n")
+    assert result.stdout.splitlines() == ["https://example.com/a?id=1", "mailto:x@y.example"]
+    assert "<stdin>:2: invalid URL 'not a url'" in result.stderr
+    assert result.returncode == 1
+
+
+def test_normalize_files(tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    a.write_text("https://a.example/?b=1&a=2\n", encoding="utf-8")
+    b = tmp_path / "b.txt"
+    b.write_text("http://B.example:80/x\n", encoding="utf-8")
+    result = run("normalize", str(a), str(b))
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == ["https://a.example/?a=2&b=1", "http://b.example/x"]
+
+
+def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("normalize", str(tmp_path / "nope.txt"))
+    assert result.returncode == 2
+    assert "nope.txt" in result.stderr
+
+
+def test_same_answers_by_exit_status() -> None:
+    same = run("same", "https://a.example/p?id=1&utm_source=x", "https://A.example/p/?id=1#top")
+    assert same.returncode == 0 and same.stdout.splitlines()[-1] == "same page"
+    different = run("same", "-q", "https://a.example/p?id=1", "https://a.example/p?id=2")
+    assert different.returncode == 1 and different.stdout == ""
+    bad = run("same", "nope", "https://a.example/")
+    assert bad.returncode == 2 and "invalid URL 'nope'" in bad.stderr
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "tsv"])
+def test_dedupe_groups_with_counts(fmt: str) -> None:
+    urls = "https://a.example/x?id=1&fbclid=1\nhttps://a.example/x/?id=1\nhttps://a.example/y\nbad\n"
+    result = run("dedupe", "--format", fmt, stdin=urls)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    if fmt == "jsonl":
+        groups = [json.loads(line) for line in lines]
+        assert groups == [
+            {"key": "https://a.example/x?id=1", "count": 2, "urls": ["https://a.example/x?id=1&fbclid=1", "https://a.example/x/?id=1"]},
+            {"key": "https://a.example/y", "count": 1, "urls": ["https://a.example/y"]},
+        ]
+    else:
+        assert lines == ["2\thttps://a.example/x?id=1\thttps://a.example/x?id=1&fbclid=1", "1\thttps://a.example/y\thttps://a.example/y"]
+
+
+def test_learned_option_and_bad_learned_file(tmp_path: Path) -> None:
+    learned = tmp_path / "learned.json"
+    learned.write_text(
+        json.dumps({"format": "samepage.learned", "version": 1, "domains": {"s.example": {"patterns": {
+            "id&sid": {"urls": 2, "params": {"id": {"verdict": "non-neutral"}, "sid": {"verdict": "neutral"}}}}}}}),
+        encoding="utf-8",
+    )
+    result = run("normalize", "--learned", str(learned), stdin="https://s.example/?sid=1&id=2\n")
+    assert result.stdout == "https://s.example/?id=2\n"
+    learned.write_text('{"format": "samepage.learned", "version": 9, "domains": {}}', encoding="utf-8")
+    bad = run("normalize", "--learned", str(learned), stdin="https://s.example/\n")
+    assert bad.returncode == 2 and "unknown version 9" in bad.stderr
+
+
+def test_explain_text_and_json() -> None:
+    url = "https://www.youtube.com/watch?v=abc&utm_source=x"
+    text = run("explain", url)
+    assert text.returncode == 0
+    assert "keep  v=abc  [allowlist" in text.stdout
+    assert "drop  utm_source=x  [blocklist: tracking:utm_*]" in text.stdout
+    assert text.stdout.rstrip().endswith("result:  https://www.youtube.com/watch?v=abc")
+    data = json.loads(run("explain", "--json", url).stdout)
+    assert data["result"] == "https://www.youtube.com/watch?v=abc"
+    assert [p["kept"] for p in data["params"]] == [True, False]
+
+
+def test_help_and_version() -> None:
+    help_text = run("--help").stdout
+    assert "exit status:" in help_text and "examples:" in help_text
+    assert run("--version").stdout.startswith("samepage ")
+    assert run().returncode == 2

@@ -1,0 +1,208 @@
+"""Learned sets: reading, validating, writing, and how the normalizer applies them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from samepage import (
+    LearnedFormatError,
+    LearnedSet,
+    MIQPSNormalizer,
+    ParamVerdict,
+    PatternEntry,
+    DomainEntry,
+    dump_learned,
+    load_learned,
+)
+
+
+def _verdict(verdict: str, tested: int = 5, changed: int = 0, **extra: Any) -> dict[str, Any]:
+    return {"verdict": verdict, "tested": tested, "changed": changed, "failed": 0, **extra}
+
+
+DOC: dict[str, Any] = {
+    "format": "samepage.learned",
+    "version": 1,
+    "created": "2026-12-02T15:04:05Z",
+    "settings": {"samples": 8, "threshold": 0.2, "min_samples": 3, "top_patterns": 20},
+    "domains": {
+        "shop.example": {
+            "patterns": {
+                "color&id&sessionid": {
+                    "urls": 1532,
+                    "params": {
+                        "color": _verdict("non-neutral", 5, 5),
+                        "id": _verdict("non-neutral", 3, 3),
+                        "sessionid": _verdict("neutral", 8, 0),
+                    },
+                },
+                "ref&slug": {
+                    "urls": 40,
+                    "params": {
+                        "ref": _verdict("neutral", 6, 0),
+                        "slug": _verdict("non-neutral", 0, 0, reason="too few successful samples"),
+                    },
+                },
+            }
+        },
+        "sub.shop.example": {
+            "patterns": {"id": {"urls": 3, "params": {"id": _verdict("neutral")}}},
+        },
+        "127.0.0.1:8080": {
+            "patterns": {"q&sid": {"urls": 3, "params": {"q": _verdict("non-neutral", 3, 3), "sid": _verdict("neutral")}}},
+        },
+    },
+}
+
+
+@pytest.fixture
+def norm() -> MIQPSNormalizer:
+    return MIQPSNormalizer(learned=DOC)
+
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        # known pattern: neutral dropped, non-neutral kept
+        ("https://shop.example/p?id=1&color=red&sessionid=abc", "https://shop.example/p?color=red&id=1"),
+        # the pattern is computed after the blocklist, so utm_* does not change it
+        ("https://www.shop.example/p?id=1&color=red&sessionid=abc&utm_source=x", "https://www.shop.example/p?color=red&id=1"),
+        # unknown pattern: everything kept (conservative default)
+        ("https://shop.example/p?id=1&sessionid=abc", "https://shop.example/p?id=1&sessionid=abc"),
+        # learned evidence overrides the ambiguous rule for ref (neutral here)
+        ("https://shop.example/a?ref=main&slug=x", "https://shop.example/a?slug=x"),
+        # undecided parameters are non-neutral: kept
+        ("https://shop.example/a?ref=1&slug=hat", "https://shop.example/a?slug=hat"),
+        # longest key wins: sub.shop.example has its own verdicts
+        ("https://a.sub.shop.example/p?id=1", "https://a.sub.shop.example/p"),
+        # label boundaries: not a subdomain
+        ("https://badshop.example/p?id=1&color=r&sessionid=x", "https://badshop.example/p?color=r&id=1&sessionid=x"),
+        # a host:port key matches only that port, and a port-less key never matches another port
+        ("http://127.0.0.1:8080/s?q=a&sid=1", "http://127.0.0.1:8080/s?q=a"),
+        ("http://127.0.0.1:9090/s?q=a&sid=1", "http://127.0.0.1:9090/s?q=a&sid=1"),
+        ("https://shop.example:8443/p?id=1&color=red&sessionid=abc", "https://shop.example:8443/p?color=red&id=1&sessionid=abc"),
+    ],
+)
+def test_learned_verdicts_apply(norm: MIQPSNormalizer, url: str, expected: str) -> None:
+    assert norm.normalize(url) == expected
+
+
+def test_domain_fallback_is_opt_in() -> None:
+    url = "https://shop.example/p?sessionid=abc&id=1"
+    assert MIQPSNormalizer(learned=DOC).normalize(url) == "https://shop.example/p?id=1&sessionid=abc"
+    fallback = MIQPSNormalizer(learned=DOC, learned_fallback="domain")
+    assert fallback.normalize(url) == "https://shop.example/p?id=1"
+    # a name never learned stays; a name non-neutral in some pattern stays
+    assert fallback.normalize("https://shop.example/p?new=1&color=r") == "https://shop.example/p?color=r&new=1"
+
+
+def test_explain_names_the_learned_rule(norm: MIQPSNormalizer) -> None:
+    trace = norm.explain("https://shop.example/p?id=1&color=red&sessionid=abc")
+    assert trace.pattern == "color&id&sessionid"
+    assert trace.learned_domain == "shop.example"
+    by_name = {p.name: p for p in trace.params}
+    assert by_name["sessionid"].kept is False
+    assert by_name["sessionid"].layer == "learned"
+    assert by_name["sessionid"].rule == "learned:shop.example:color&id&sessionid:sessionid:neutral"
+    assert "tested 8, changed 0" in by_name["sessionid"].source
+    assert by_name["id"].kept is True
+
+
+def test_round_trip_through_a_file(tmp_path: Path) -> None:
+    learned = load_learned(copy.deepcopy(DOC))
+    path = dump_learned(learned, tmp_path / "out" / "learned.json")
+    text = path.read_text(encoding="utf-8")
+    assert json.loads(text) == DOC
+    assert text == json.dumps(DOC, indent=2, sort_keys=True) + "\n"
+    assert load_learned(path) == learned
+    assert MIQPSNormalizer(learned=str(path)).normalize("https://shop.example/p?id=1&color=r&sessionid=s") == (
+        "https://shop.example/p?color=r&id=1"
+    )
+    assert not list((tmp_path / "out").glob(".*tmp"))
+
+
+def test_extra_keys_are_ignored_and_kept() -> None:
+    doc = copy.deepcopy(DOC)
+    doc["generator"] = "tests"
+    doc["domains"]["shop.example"]["renders"] = 12
+    doc["domains"]["shop.example"]["patterns"]["ref&slug"]["params"]["ref"]["distances"] = [0.0, 0.01]
+    learned = LearnedSet.from_json(doc)
+    assert learned.to_json() == doc
+
+
+def test_objects_build_a_set_by_hand(tmp_path: Path) -> None:
+    learned = LearnedSet(
+        {"site.example": DomainEntry({"id&sid": PatternEntry(9, {"id": ParamVerdict("non-neutral", 3, 3), "sid": ParamVerdict("neutral", 3)})})}
+    )
+    norm = MIQPSNormalizer(learned=learned)
+    assert norm.normalize("https://site.example/?sid=1&id=2") == "https://site.example/?id=2"
+    assert load_learned(dump_learned(learned, tmp_path / "l.json")).domains == learned.domains
+
+
+def _broken(path: list[Any], value: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(DOC)
+    target: Any = doc
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return doc
+
+
+SHOP = ["domains", "shop.example", "patterns", "color&id&sessionid"]
+
+
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        (_broken(["format"], "other"), "unknown format 'other'"),
+        (_broken(["version"], 2), "unknown version 2"),
+        (_broken(["domains"], KeyError), "domains: expected an object"),
+        (_broken(["domains", "Shop.Example"], {"patterns": {}}), "must be a lower-case"),
+        (_broken([*SHOP, "params", "id", "verdict"], "maybe"), "expected 'neutral' or 'non-neutral'"),
+        (_broken([*SHOP, "params", "id", "tested"], -1), "non-negative integer"),
+        (_broken([*SHOP, "params", "id", "tested"], True), "non-negative integer"),
+        (_broken([*SHOP, "params", "other"], _verdict("neutral")), "'other' is not in the pattern"),
+        (_broken(["domains", "shop.example", "patterns", "id&color"], {"urls": 1, "params": {}}), "sorted, de-duplicated"),
+        (_broken(["domains", "shop.example", "patterns"], []), "expected an object"),
+        ([1, 2], "not list"),
+    ],
+)
+def test_malformed_documents_are_refused_with_a_named_problem(doc: Any, message: str) -> None:
+    with pytest.raises(LearnedFormatError, match=message):
+        MIQPSNormalizer(learned=doc)
+
+
+def test_bad_files_are_refused(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    with pytest.raises(LearnedFormatError, match="cannot read"):
+        load_learned(missing)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(LearnedFormatError, match="not valid JSON"):
+        load_learned(bad)
+
+
+@pytest.mark.parametrize(
+    "simple, message",
+    [
+        ({"x.example": "page_id"}, "expected a set of parameter names"),
+        ({"x.example": [1]}, "is not a parameter name"),
+        ({"": ["id"]}, "is not a host name"),
+    ],
+)
+def test_bad_simple_form_is_refused(simple: Any, message: str) -> None:
+    with pytest.raises(LearnedFormatError, match=message):
+        MIQPSNormalizer(learned=simple)
+
+
+def test_simple_form_cannot_be_written(tmp_path: Path) -> None:
+    with pytest.raises(LearnedFormatError, match="simple-form"):
+        dump_learned(load_learned({"a.example": {"id"}}), tmp_path / "x.json")
