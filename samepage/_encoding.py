@@ -8,65 +8,77 @@ from their UTF-8 bytes, as WHATWG URL does.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
-_HEX = "0123456789ABCDEFabcdef"
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+__all__ = ["FRAGMENT", "PATH", "QUERY", "USERINFO", "Component", "normalize_escapes"]
 
-# Characters allowed raw, per component. Everything else in the component is encoded.
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Upper-case escapes of characters that are not unreserved: already in normal form.
+_KEPT_ESCAPE = r"%(?!3[0-9]|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2[DE]|5F|7E)[0-9A-F]{2}"
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """The characters a URL component may hold raw, as compiled patterns.
+
+    ``safe`` matches text that needs no work at all; ``clean`` also admits escapes already in
+    normal form; ``token`` finds what the slow path must rewrite.
+    """
+
+    safe: re.Pattern[str]
+    clean: re.Pattern[str]
+    token: re.Pattern[str]
+
+    @classmethod
+    def of(cls, chars: str) -> Component:
+        """Build the patterns for a component whose raw characters are the class ``chars``."""
+        return cls(
+            re.compile(f"[{chars}]*"),
+            re.compile(f"(?:[{chars}]|{_KEPT_ESCAPE})*"),
+            re.compile(f"%[0-9A-Fa-f]{{2}}|[^{chars}]"),
+        )
+
+
 # The sub-delimiters and ":@" stay raw (RFC 3986 pchar); "/" and "?" stay raw where the
 # grammar allows them. "+" is left alone everywhere: in a query it may mean a space to the
 # server, so "+" and "%2B" (or "%20") are different inputs and are never merged.
 _PCHAR = "A-Za-z0-9\\-._~!$&'()*+,;=:@"
-PATH_SAFE = re.compile(f"[{_PCHAR}/]*")
-QUERY_SAFE = re.compile(f"[{_PCHAR}/?]*")
-FRAGMENT_SAFE = QUERY_SAFE
-USERINFO_SAFE = re.compile("[A-Za-z0-9\\-._~!$&'()*+,;=:]*")
-
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+PATH = Component.of(_PCHAR + "/")
+QUERY = Component.of(_PCHAR + "/?")
+FRAGMENT = QUERY
+USERINFO = Component.of("A-Za-z0-9\\-._~!$&'()*+,;=:")
 
 
-def _encode_char(char: str, safe: re.Pattern[str]) -> str:
-    if safe.fullmatch(char):
-        return char
-    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+def _rewrite(match: re.Match[str]) -> str:
+    token = match.group()
+    if len(token) == 3 and token[0] == "%":
+        char = chr(int(token[1:], 16))
+        return char if char in _UNRESERVED else token.upper()
+    return "".join(f"%{byte:02X}" for byte in token.encode("utf-8", "surrogatepass"))
 
 
-def normalize_escapes(text: str, safe: re.Pattern[str]) -> str:
+def normalize_escapes(text: str, component: Component) -> str:
     """Return ``text`` with its percent-encoding in normal form for a component.
 
     Args:
-        text: the raw component (path, one query name or value, fragment, userinfo).
-        safe: the pattern of characters the component may hold raw.
+        text: the raw component (path, one query piece, fragment, userinfo).
+        component: which component it is (:data:`PATH`, :data:`QUERY`, ...).
 
-    >>> normalize_escapes("/a%7eb%2fc d%c3%a9", PATH_SAFE)
+    >>> normalize_escapes("/a%7eb%2fc d%c3%a9", PATH)
     '/a~b%2Fc%20d%C3%A9'
-    >>> normalize_escapes("100%", QUERY_SAFE)
-    '100%25'
+    >>> normalize_escapes("100%", QUERY), normalize_escapes("%zz", QUERY)
+    ('100%25', '%25zz')
     """
-    if safe.fullmatch(text):
+    if component.safe.fullmatch(text) or component.clean.fullmatch(text):
         return text
-    return _normalize_slow(text, safe)
+    return _normalize_slow(text, component)
 
 
-@lru_cache(maxsize=16384)
-def _normalize_slow(text: str, safe: re.Pattern[str]) -> str:
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        char = text[i]
-        if char == "%":
-            if i + 2 < n and text[i + 1] in _HEX and text[i + 2] in _HEX:
-                decoded = chr(int(text[i + 1 : i + 3], 16))
-                out.append(decoded if decoded in _UNRESERVED else "%" + text[i + 1 : i + 3].upper())
-                i += 3
-                continue
-            out.append("%25")
-        else:
-            out.append(_encode_char(char, safe))
-        i += 1
-    return "".join(out)
+@lru_cache(maxsize=4096)
+def _normalize_slow(text: str, component: Component) -> str:
+    return component.token.sub(_rewrite, text)
 
 
 def unquote_for_matching(text: str) -> str:
@@ -77,7 +89,8 @@ def unquote_for_matching(text: str) -> str:
     """
     if "%" not in text:
         return text
+    decoded = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
     try:
-        return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text).encode("latin-1").decode("utf-8")
+        return decoded.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
-        return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        return decoded

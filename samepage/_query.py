@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from samepage._encoding import QUERY_SAFE, normalize_escapes
+from samepage._encoding import QUERY, normalize_escapes
 
 __all__ = ["join_pattern", "query_pairs", "serialize"]
 
@@ -22,12 +22,12 @@ def query_pairs(query: str) -> list[Pair]:
     [('b', 'b=2'), ('A', 'A=~1'), ('flag', 'flag')]
     """
     pairs: list[Pair] = []
-    fullmatch = QUERY_SAFE.fullmatch
+    fullmatch = QUERY.safe.fullmatch
     for piece in query.split("&"):
         if not piece:
             continue
         if fullmatch(piece) is None:
-            piece = normalize_escapes(piece, QUERY_SAFE)
+            piece = normalize_escapes(piece, QUERY)
         pairs.append((piece.partition("=")[0], piece))
     return pairs
 

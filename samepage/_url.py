@@ -10,7 +10,7 @@ import ipaddress
 import re
 from functools import lru_cache
 
-from samepage._encoding import FRAGMENT_SAFE, PATH_SAFE, USERINFO_SAFE, normalize_escapes
+from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes
 from samepage.errors import InvalidURL
 
 __all__ = ["Parts", "normalize_host", "normalize_path", "split_url"]
@@ -24,6 +24,7 @@ _TAB_NEWLINE = re.compile(r"[\t\n\r]")
 _FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
 _ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
 _NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)")
+_PATH_SAFE = PATH.safe.fullmatch
 
 
 # (scheme, userinfo, host, port, path, raw query, fragment); a plain tuple is the cheapest
@@ -37,44 +38,67 @@ def split_url(url: str) -> Parts | None:
     Raises:
         InvalidURL: for a relative URL, a missing or malformed host, or a bad port.
     """
-    text = url.strip(_STRIP)
+    text = url
+    if not text or text[0] <= " " or text[-1] <= " ":
+        text = text.strip(_STRIP)
     if "\t" in text or "\n" in text or "\r" in text:
         text = _TAB_NEWLINE.sub("", text)
     colon = text.find(":")
-    if colon <= 0 or not _SCHEME.match(text, 0, colon + 1):
+    if colon <= 0:
         raise InvalidURL(url, "not an absolute URL (no scheme)")
-    scheme = text[:colon].lower()
-    if scheme != "http" and scheme != "https":
-        return None
-    rest = text[colon + 1 :]
-    if "\\" in rest:
-        # Browsers read "\" as "/" before the query in http(s) URLs.
-        head, mark, tail = rest.partition("?")
-        rest = head.replace("\\", "/") + mark + tail
-    if not rest.startswith("//"):
-        raise InvalidURL(url, "missing '//' after the scheme")
-    rest = rest[2:]
-    rest, _, fragment = rest.partition("#")
+    scheme = text[:colon]
+    if scheme != "https" and scheme != "http":
+        if not _SCHEME.match(text, 0, colon + 1):
+            raise InvalidURL(url, "not an absolute URL (no scheme)")
+        scheme = scheme.lower()
+        if scheme != "http" and scheme != "https":
+            return None
+    if text[colon + 1 : colon + 3] != "//":
+        if "\\" in text:
+            # Browsers read "\" as "/" before the query in http(s) URLs.
+            text = _backslashes(text)
+        if text[colon + 1 : colon + 3] != "//":
+            raise InvalidURL(url, "missing '//' after the scheme")
+    elif "\\" in text:
+        text = _backslashes(text)
+    rest, _, fragment = text[colon + 3 :].partition("#")
     rest, _, query = rest.partition("?")
     slash = rest.find("/")
     if slash < 0:
         authority, path = rest, "/"
     else:
         authority, path = rest[:slash], rest[slash:]
-    userinfo, at, hostport = authority.rpartition("@")
-    if at and userinfo:
-        userinfo = normalize_escapes(userinfo, USERINFO_SAFE) + "@"
-    host, port = _split_host_port(url, hostport)
-    port = _normalize_port(url, port, scheme)
+    userinfo = ""
+    if "@" in authority:
+        userinfo, _, authority = authority.rpartition("@")
+        if userinfo:
+            userinfo = normalize_escapes(userinfo, USERINFO) + "@"
+    port = ""
+    if ":" in authority:
+        authority, port = _split_host_port(url, authority)
+        if port:
+            port = _normalize_port(url, port, scheme)
+    try:
+        host = _normalize_host(authority)
+    except ValueError as exc:
+        raise InvalidURL(url, str(exc)) from None
     return (
         scheme,
         userinfo,
-        normalize_host(url, host),
+        host,
         port,
         normalize_path(path),
         query,
         normalize_fragment(fragment) if fragment else "",
     )
+
+
+def _backslashes(text: str) -> str:
+    head, mark, tail = text.partition("?")
+    if "#" in head:
+        head, hash_, after = head.partition("#")
+        return head.replace("\\", "/") + hash_ + after + mark + tail
+    return head.replace("\\", "/") + mark + tail
 
 
 def _split_host_port(url: str, hostport: str) -> tuple[str, str]:
@@ -203,12 +227,7 @@ def normalize_path(path: str) -> str:
     >>> normalize_path("/%7Euser/")
     '/~user'
     """
-    if (
-        "%" not in path
-        and "//" not in path
-        and "/." not in path
-        and PATH_SAFE.fullmatch(path)
-    ):
+    if "%" not in path and "//" not in path and "/." not in path and _PATH_SAFE(path):
         if len(path) > 1 and path[-1] == "/":
             return path[:-1]
         return path
@@ -217,7 +236,7 @@ def normalize_path(path: str) -> str:
 
 @lru_cache(maxsize=16384)
 def _normalize_path_slow(path: str) -> str:
-    path = normalize_escapes(path, PATH_SAFE)
+    path = normalize_escapes(path, PATH)
     if "/." in path:
         path = _remove_dot_segments(path)
     while "//" in path:
@@ -253,5 +272,5 @@ def normalize_fragment(fragment: str) -> str:
     ('!/item/42', '')
     """
     if fragment[:1] in ("!", "/"):
-        return normalize_escapes(fragment, FRAGMENT_SAFE)
+        return normalize_escapes(fragment, FRAGMENT)
     return ""

@@ -285,22 +285,30 @@ class MIQPSNormalizer:
         >>> normalize_url("https://EXAMPLE.com:443/article/?b=2&a=1#anchor")
         'https://example.com/article?a=1&b=2'
         """
-        parts = split_url(_require_str(url))
+        if type(url) is not str:
+            _require_str(url)
+        parts = split_url(url)
         if parts is None:
             return url
-        query = parts[5]
+        scheme, userinfo, host, port, path, query, fragment = parts
         if query:
-            query = self._filter(parts, query)
-        return _join(parts, query)
+            query = self._filter(host, port, query)
+        out = f"{scheme}://{userinfo}{host}:{port}{path}" if port else f"{scheme}://{userinfo}{host}{path}"
+        if query:
+            out = f"{out}?{query}"
+        if fragment:
+            out = f"{out}#{fragment}"
+        return out
 
-    def _filter(self, parts: Parts, query: str) -> str:
-        policy = self._policy(parts[2], parts[3])
+    def _filter(self, host: str, port: str, query: str) -> str:
+        policy = self._policies.get((host, port)) or self._policy(host, port)
         pairs = query_pairs(query)
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
-        static = policy.static
+        cached = policy.names.get
         for pair in pairs:
-            code = static(pair[0])[0]
+            decided = cached(pair[0]) or policy.static(pair[0])
+            code = decided[0]
             if code == _KEEP:
                 kept.append(pair)
             elif code == _OPEN:
@@ -311,13 +319,9 @@ class MIQPSNormalizer:
         if open_pairs is None or (policy.learned is None and not policy.ambiguous):
             return serialize(kept)
         pattern = join_pattern(name for name, _ in kept) if policy.learned is not None else None
-        dropped = {
-            id(pair)
-            for pair in open_pairs
-            if not policy.dynamic(pair[0], pair[1], pattern)[0]
-        }
+        dropped = [pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern)[0]]
         if dropped:
-            kept = [pair for pair in kept if id(pair) not in dropped]
+            kept = [pair for pair in kept if not any(pair is d for d in dropped)]
         return serialize(kept)
 
     def explain(self, url: str) -> Explanation:
@@ -421,7 +425,7 @@ def normalize_url(url: str) -> str:
     >>> normalize_url("https://www.example.com/p?utm_source=fb&id=42")
     'https://www.example.com/p?id=42'
     """
-    return default_normalizer().normalize(url)
+    return (_default or default_normalizer()).normalize(url)
 
 
 def pattern_key(url: str, *, normalizer: MIQPSNormalizer | None = None) -> str:
