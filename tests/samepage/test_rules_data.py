@@ -1,0 +1,204 @@
+"""The shipped rule data (samepage/data/rules.json): shape, hygiene and safety checks.
+
+The file is read with the standard library only, from the installed ``samepage`` package, so
+these checks hold for the wheel as well as for the source tree.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from samepage.rules import RuleSet
+
+# Names that are content on ordinary sites: never in the global tracking list.
+CONTENT_NAMES = frozenset(
+    {
+        "ref", "source", "from", "id", "page", "lang", "s", "q", "v", "t", "si", "feature",
+        "tag", "sid", "session", "cid", "share", "p", "query", "search", "sort", "order",
+        "type", "category", "item", "product", "variant", "color", "size", "format",
+    }
+)  # fmt: skip
+# Host keys cover subdomains, so a "www." key is usually a mistake; these are deliberate.
+_WWW_ON_PURPOSE = frozenset({"www.baidu.com"})
+_HOST = re.compile(r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$")
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files("samepage").joinpath("data/rules.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+DATA = _load()
+
+
+def _name_lists() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    yield "tracking", DATA["tracking"]
+    for group in DATA["domains"]:
+        label = group["hosts"][0]
+        yield f"{label}:allow", group.get("allow", [])
+        yield f"{label}:block", group.get("block", [])
+
+
+def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
+    for label, entries in _name_lists():
+        for entry in entries:
+            yield label, entry
+    for entry in DATA["ambiguous"]:
+        yield "ambiguous", entry
+
+
+def _key(entry: dict[str, Any]) -> str:
+    return entry["name"] if "name" in entry else entry["prefix"] + "*"
+
+
+def test_format_and_version() -> None:
+    assert DATA["format"] == "samepage.rules"
+    assert DATA["version"] == 1
+    assert set(DATA) == {"format", "version", "tracking", "ambiguous", "domains"}
+
+
+def test_the_lists_are_broad() -> None:
+    assert len(DATA["tracking"]) >= 150
+    assert len(DATA["ambiguous"]) >= 8
+    assert len(DATA["domains"]) >= 25
+
+
+def test_every_entry_has_exactly_one_of_name_or_prefix() -> None:
+    for label, entries in _name_lists():
+        for entry in entries:
+            assert ("name" in entry) != ("prefix" in entry), (label, entry)
+            assert set(entry) <= {"name", "prefix", "source"}, (label, entry)
+    for entry in DATA["ambiguous"]:
+        assert "name" in entry and "prefix" not in entry, entry
+        allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "source"}
+        assert set(entry) <= allowed, entry
+        assert entry.get("values") or entry.get("value_prefixes") or entry.get("value_regex"), entry
+
+
+def test_every_entry_and_group_has_a_source() -> None:
+    for label, entry in _entries():
+        assert isinstance(entry.get("source"), str) and entry["source"].strip(), (label, entry)
+    for group in DATA["domains"]:
+        assert isinstance(group.get("source"), str) and group["source"].strip(), group["hosts"]
+
+
+def test_names_and_values_are_lower_case() -> None:
+    for label, entry in _entries():
+        key = entry.get("name", entry.get("prefix"))
+        assert isinstance(key, str) and key, (label, entry)
+        assert key == key.lower(), (label, key)
+        assert key == key.strip() and "=" not in key and "&" not in key, (label, key)
+    for entry in DATA["ambiguous"]:
+        for value in [*entry.get("values", []), *entry.get("value_prefixes", [])]:
+            assert value == value.lower() and value, (entry["name"], value)
+
+
+@pytest.mark.parametrize(
+    "label, entries", [pytest.param(label, entries, id=label) for label, entries in _name_lists()]
+)
+def test_no_duplicates_within_a_list(label: str, entries: list[dict[str, Any]]) -> None:
+    counts = Counter(_key(entry) for entry in entries)
+    assert [key for key, count in counts.items() if count > 1] == []
+
+
+def test_no_duplicates_in_ambiguous_or_its_values() -> None:
+    counts = Counter(entry["name"] for entry in DATA["ambiguous"])
+    assert [key for key, count in counts.items() if count > 1] == []
+    for entry in DATA["ambiguous"]:
+        for field in ("values", "value_prefixes", "except_hosts"):
+            items = entry.get(field, [])
+            assert len(items) == len(set(items)), (entry["name"], field)
+
+
+def test_no_name_both_tracking_and_ambiguous() -> None:
+    tracking = {entry["name"] for entry in DATA["tracking"] if "name" in entry}
+    prefixes = [entry["prefix"] for entry in DATA["tracking"] if "prefix" in entry]
+    for entry in DATA["ambiguous"]:
+        assert entry["name"] not in tracking, entry["name"]
+        # A tracking prefix would drop the name before the ambiguous layer could look at it.
+        assert not any(entry["name"].startswith(prefix) for prefix in prefixes), entry["name"]
+
+
+def test_no_content_name_in_tracking() -> None:
+    for entry in DATA["tracking"]:
+        if "name" in entry:
+            assert entry["name"] not in CONTENT_NAMES, entry
+        else:
+            assert not any(name.startswith(entry["prefix"]) for name in CONTENT_NAMES), entry
+
+
+def test_tracking_prefixes_are_long_and_end_in_a_separator() -> None:
+    for entry in DATA["tracking"]:
+        if "prefix" in entry:
+            assert len(entry["prefix"]) >= 3, entry
+            assert entry["prefix"][-1] in "_-.", entry
+
+
+def test_domain_block_prefixes_are_at_least_three_characters() -> None:
+    for group in DATA["domains"]:
+        for entry in group.get("block", []):
+            if "prefix" in entry:
+                assert len(entry["prefix"]) >= 3, (group["hosts"][0], entry)
+
+
+def test_value_regexes_compile() -> None:
+    for entry in DATA["ambiguous"]:
+        if "value_regex" in entry:
+            re.compile(entry["value_regex"])
+
+
+def test_ambiguous_values_are_not_ordinary_content() -> None:
+    # The ambiguous layer must never drop the values of the table's "must keep" rows.
+    rules = RuleSet.from_json(DATA)
+    for name, value in [
+        ("ref", "main"),
+        ("ref", "inv-2024-001"),
+        ("source", "kb123"),
+        ("from", "2024-01-01"),
+        ("origin", "lhr"),
+        ("medium", "oil"),
+    ]:
+        rule = rules.ambiguous.get(name)
+        assert rule is None or not rule.is_tracking(value), (name, value)
+
+
+def _hosts() -> Iterator[str]:
+    for group in DATA["domains"]:
+        yield from group["hosts"]
+    for entry in DATA["ambiguous"]:
+        yield from entry.get("except_hosts", [])
+
+
+def test_hosts_are_bare_lower_case_names() -> None:
+    for host in _hosts():
+        assert host == host.lower(), host
+        assert "://" not in host and "/" not in host and ":" not in host, host
+        assert _HOST.fullmatch(host), host
+        assert not host.startswith("www.") or host in _WWW_ON_PURPOSE, host
+
+
+def test_no_host_in_two_groups() -> None:
+    counts = Counter(host for group in DATA["domains"] for host in group["hosts"])
+    assert [host for host, count in counts.items() if count > 1] == []
+    for group in DATA["domains"]:
+        assert group["hosts"], group
+        assert set(group) <= {"hosts", "allow", "block", "source"}, group["hosts"]
+
+
+def test_ruleset_accepts_the_file() -> None:
+    rules = RuleSet.from_json(DATA)
+    assert rules.tracking.match("utm_source") is not None
+    assert rules.tracking.match("fbclid") is not None
+    assert rules.tracking.match("ref") is None
+    assert rules.domain("www.youtube.com") is not None
+    assert rules.domain("www.amazon.co.uk") is not None
+    assert rules.domain("notamazon.com") is None
+    assert set(rules.ambiguous) == {entry["name"] for entry in DATA["ambiguous"]}
