@@ -8,7 +8,7 @@ setup:
 	@scripts/setup.sh
 
 demo: setup
-	$(PY) -m samepage dedupe --format tsv data/sample-urls.txt
+	$(PY) -m learner demo
 
 test: setup
 	$(PY) -m pytest

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from learner.errors import ConfigError
 
-__all__ = ["RenderSettings"]
+__all__ = ["LearnerConfig", "RenderSettings", "build_config", "read_config_file"]
 
 
 def _require(condition: bool, field: str, message: str) -> None:
@@ -27,10 +29,14 @@ class RenderSettings:
     locale: str = "en-US"
     timezone_id: str = "UTC"
     fixed_time: str = "2026-01-01T00:00:00Z"
-    user_agent: str = "samepage-learner/0.2 (+https://github.com/samepage/samepage; MIQPS parameter study)"
+    user_agent: str = (
+        "samepage-learner/0.2 (+https://github.com/samepage/samepage; MIQPS parameter study)"
+    )
     page_timeout_s: float = 20.0
     settle_max_shots: int = 6
     max_text_chars: int = 200_000
+    network_idle_max_s: float = 5.0
+    """Longest wait for in-flight requests before capturing anyway (long polls, streams)."""
 
     def __post_init__(self) -> None:
         _require(self.viewport_width >= 200, "viewport_width", "must be at least 200")
@@ -43,3 +49,121 @@ class RenderSettings:
         _require(self.page_timeout_s > 0, "page_timeout_s", "must be positive")
         _require(self.settle_max_shots >= 2, "settle_max_shots", "must be at least 2")
         _require(self.max_text_chars > 0, "max_text_chars", "must be positive")
+        _require(self.network_idle_max_s > 0, "network_idle_max_s", "must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerConfig:
+    """The MIQPS method's knobs, the run's politeness and its budgets.
+
+    Each default and the reason for it is documented in ``docs/learner.md``. Precedence:
+    defaults < TOML file (``--config``) < command line.
+    """
+
+    top_patterns: int = 20
+    samples: int = 8
+    threshold: float = 0.0
+    min_samples: int = 3
+    joint_samples: int = 2
+    concurrency: int = 2
+    per_host: int = 1
+    delay_s: float = 1.0
+    jitter_s: float = 0.5
+    retries: int = 2
+    domain_timeout_s: float = 3600.0
+    gate_max_flip_fraction: float = 0.05
+    discover_max_pages: int = 30
+    discover_max_urls: int = 2000
+    evidence_budget_bytes: int = 50_000_000
+    seed: int = 0
+    render: RenderSettings = field(default_factory=RenderSettings)
+
+    def __post_init__(self) -> None:
+        _require(self.top_patterns >= 1, "top_patterns", "must be at least 1")
+        _require(self.samples >= 1, "samples", "must be at least 1")
+        _require(0.0 <= self.threshold < 1.0, "threshold", "must be in [0, 1)")
+        _require(
+            1 <= self.min_samples <= self.samples,
+            "min_samples",
+            "must be between 1 and samples",
+        )
+        _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
+        _require(self.concurrency >= 1, "concurrency", "must be at least 1")
+        _require(self.per_host >= 1, "per_host", "must be at least 1")
+        _require(self.delay_s >= 0, "delay_s", "must not be negative")
+        _require(self.jitter_s >= 0, "jitter_s", "must not be negative")
+        _require(self.retries >= 0, "retries", "must not be negative")
+        _require(self.domain_timeout_s > 0, "domain_timeout_s", "must be positive")
+        _require(
+            0.0 <= self.gate_max_flip_fraction <= 1.0,
+            "gate_max_flip_fraction",
+            "must be in [0, 1]",
+        )
+        _require(self.discover_max_pages >= 1, "discover_max_pages", "must be at least 1")
+        _require(self.discover_max_urls >= 1, "discover_max_urls", "must be at least 1")
+        _require(self.evidence_budget_bytes >= 0, "evidence_budget_bytes", "must not be negative")
+
+    def method_settings(self) -> dict[str, Any]:
+        """The settings that decide verdicts: recorded in the learned file and checkpoints."""
+        return {
+            "samples": self.samples,
+            "threshold": self.threshold,
+            "min_samples": self.min_samples,
+            "top_patterns": self.top_patterns,
+            "joint_samples": self.joint_samples,
+            "seed": self.seed,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Every effective setting, for the run's outputs."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "render"}
+        out["render"] = {f.name: getattr(self.render, f.name) for f in fields(self.render)}
+        return out
+
+
+def build_config(file_values: Mapping[str, Any], overrides: Mapping[str, Any]) -> LearnerConfig:
+    """Build a config from a TOML file's values and command-line overrides (``None`` = unset).
+
+    Raises:
+        ConfigError: naming an unknown key or a bad value.
+    """
+    merged: dict[str, Any] = {}
+    render: dict[str, Any] = {}
+    known = {f.name for f in fields(LearnerConfig)} - {"render"}
+    render_known = {f.name for f in fields(RenderSettings)}
+    for source in (file_values, {k: v for k, v in overrides.items() if v is not None}):
+        for key, value in source.items():
+            if key == "render" and isinstance(value, Mapping):
+                for rkey, rvalue in value.items():
+                    if rkey not in render_known:
+                        raise ConfigError(f"render.{rkey}: unknown setting")
+                    render[rkey] = rvalue
+            elif key in render_known:
+                render[key] = value
+            elif key in known:
+                merged[key] = value
+            else:
+                raise ConfigError(f"{key}: unknown setting")
+    try:
+        return LearnerConfig(**merged, render=RenderSettings(**render))
+    except TypeError as exc:
+        raise ConfigError(str(exc)) from exc
+
+
+def read_config_file(path: str) -> dict[str, Any]:
+    """Read a TOML config file (its ``[learner]`` table, or the whole file).
+
+    Raises:
+        ConfigError: when the file cannot be read or parsed.
+    """
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"config file {path}: {exc}") from exc
+    table = data.get("learner", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"config file {path}: [learner] must be a table")
+    return table

@@ -1,4 +1,4 @@
-"""samepage: are these two URLs the same page?
+"""samepage answers one question: are these two URLs the same page.
 
 Normalise URLs into deduplication keys: tracking parameters stripped, scheme, host, port,
 path and fragment canonicalised, and the parameters that identify content kept.

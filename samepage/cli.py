@@ -57,12 +57,16 @@ def _parser() -> argparse.ArgumentParser:
     normalize = sub.add_parser(
         "normalize", parents=[common], help="print the key of each input URL, one per line"
     )
-    normalize.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; - is stdin)")
+    normalize.add_argument(
+        "files", nargs="*", metavar="FILE", help="input files (default: stdin; - is stdin)"
+    )
 
     same = sub.add_parser("same", parents=[common], help="exit 0 if two URLs are the same page")
     same.add_argument("a", metavar="URL_A")
     same.add_argument("b", metavar="URL_B")
-    same.add_argument("-q", "--quiet", action="store_true", help="print nothing; answer by exit status")
+    same.add_argument(
+        "-q", "--quiet", action="store_true", help="print nothing; answer by exit status"
+    )
 
     dedupe = sub.add_parser("dedupe", parents=[common], help="group equivalent URLs, with counts")
     dedupe.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin)")
@@ -70,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
         "--format",
         choices=("jsonl", "tsv"),
         default="jsonl",
-        help="jsonl: {key, count, urls} per group; tsv: count, key, first URL (default: %(default)s)",
+        help="jsonl: {key, count, urls} per group; tsv: count, key, first URL "
+        "(default: %(default)s)",
     )
 
     explain = sub.add_parser(

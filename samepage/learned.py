@@ -11,7 +11,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -58,7 +58,9 @@ class ParamVerdict:
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this verdict (extra evidence fields included)."""
         out: dict[str, Any] = dict(self.extra)
-        out.update(verdict=self.verdict, tested=self.tested, changed=self.changed, failed=self.failed)
+        out.update(
+            verdict=self.verdict, tested=self.tested, changed=self.changed, failed=self.failed
+        )
         if self.reason is not None:
             out["reason"] = self.reason
         return out
@@ -153,7 +155,8 @@ class LearnedSet:
                 raise LearnedFormatError(f"{origin}: host key {host!r} is not a host name")
             if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
                 raise LearnedFormatError(
-                    f"{origin}[{host!r}]: expected a set of parameter names, got {type(names).__name__}"
+                    f"{origin}[{host!r}]: expected a set of parameter names, "
+                    f"got {type(names).__name__}"
                 )
             content = frozenset(names)
             bad = [n for n in content if not isinstance(n, str) or not n]
@@ -227,7 +230,7 @@ def dump_learned(learned: LearnedSet, path: str | os.PathLike[str]) -> Path:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _host_key(key: str, where: str) -> str:
@@ -271,7 +274,9 @@ class _Reader:
         if doc.get("format") != FORMAT:
             raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
         if doc.get("version") != VERSION:
-            raise self.fail("version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})")
+            raise self.fail(
+                "version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})"
+            )
         created = doc.get("created", "")
         if not isinstance(created, str):
             raise self.fail("created", "expected a string")
@@ -281,19 +286,27 @@ class _Reader:
             _host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
             for host, entry in domains.items()
         }
-        extra = {k: v for k, v in doc.items() if k not in ("format", "version", "created", "settings", "domains")}
+        extra = {
+            k: v
+            for k, v in doc.items()
+            if k not in ("format", "version", "created", "settings", "domains")
+        }
         return LearnedSet(parsed, created, dict(settings), extra)
 
     def domain(self, value: Any, where: str) -> DomainEntry:
         entry = self.mapping(value, where)
         patterns = self.mapping(entry.get("patterns"), f"{where}.patterns")
-        parsed = {key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()}
+        parsed = {
+            key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()
+        }
         return DomainEntry(parsed, extra={k: v for k, v in entry.items() if k != "patterns"})
 
     def pattern(self, key: str, value: Any, where: str) -> PatternEntry:
         names = pattern_names(key)
         if names != sorted(set(names)) or any(not n for n in names):
-            raise self.fail(where, "a pattern key is the sorted, de-duplicated parameter names joined by '&'")
+            raise self.fail(
+                where, "a pattern key is the sorted, de-duplicated parameter names joined by '&'"
+            )
         entry = self.mapping(value, where)
         params = self.mapping(entry.get("params"), f"{where}.params")
         unknown = sorted(set(params) - set(names))
@@ -307,10 +320,12 @@ class _Reader:
         entry = self.mapping(value, where)
         verdict = entry.get("verdict")
         if verdict not in ("neutral", "non-neutral"):
-            raise self.fail(f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}")
-        counts = [self.count(entry.get(name, 0), f"{where}.{name}") for name in _COUNTS]
+            raise self.fail(
+                f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}"
+            )
+        tested, changed, failed = (self.count(entry.get(n, 0), f"{where}.{n}") for n in _COUNTS)
         reason = entry.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise self.fail(f"{where}.reason", "expected a string")
         extra = {k: v for k, v in entry.items() if k not in ("verdict", "reason", *_COUNTS)}
-        return ParamVerdict(verdict, *counts, reason=reason, extra=extra)
+        return ParamVerdict(verdict, tested, changed, failed, reason=reason, extra=extra)

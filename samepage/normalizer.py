@@ -35,7 +35,9 @@ __all__ = [
 ]
 
 _DROP, _KEEP, _OPEN = 0, 1, 2
-_DEFAULT = Rule("default:keep", "default", "unknown parameters are kept: never merge distinct pages")
+_DEFAULT = Rule(
+    "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
+)
 _POLICY_CACHE_LIMIT = 50_000
 _NAME_CACHE_LIMIT = 2_000
 
@@ -89,7 +91,7 @@ class Explanation:
 class _HostPolicy:
     """Everything about one (host, port) that the per-parameter decision needs, resolved once."""
 
-    __slots__ = ("ambiguous", "block", "allow", "learned", "learned_key", "fallback", "names")
+    __slots__ = ("allow", "ambiguous", "block", "fallback", "learned", "learned_key", "names")
 
     def __init__(self, norm: MIQPSNormalizer, host: str, port: str) -> None:
         domain = norm.rules.domain(host)
@@ -102,7 +104,8 @@ class _HostPolicy:
             extra_allow.append(domain.allow)
         self.allow = tuple(extra_allow)
         found = norm.learned.domain(host, port) if norm.learned else None
-        self.learned_key, self.learned = found if found else (None, None)
+        self.learned_key: str | None = found[0] if found else None
+        self.learned: DomainEntry | None = found[1] if found else None
         self.fallback = (
             self.learned.fallback()
             if self.learned is not None and norm.learned_fallback == "domain"
@@ -139,7 +142,9 @@ class _HostPolicy:
         """Learned, ambiguous and default layers for a name the static rules left open."""
         learned = self.learned
         if learned is not None:
-            decided = _learned_decision(self.learned_key or "", learned, self.fallback, name, pattern)
+            decided = _learned_decision(
+                self.learned_key or "", learned, self.fallback, name, pattern
+            )
             if decided is not None:
                 return decided
         ambiguous = self.ambiguous.get(name.lower())
@@ -161,22 +166,28 @@ def _learned_decision(
         return kept, Rule(f"learned:{key}:{verdict}:{name}", "learned", "learned set (simple form)")
     found = entry.patterns.get(pattern) if pattern is not None else None
     if found is not None:
-        verdict = found.params.get(name)
-        if verdict is None:
-            return True, Rule(f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept")
-        detail = f"tested {verdict.tested}, changed {verdict.changed}, failed {verdict.failed}"
-        if verdict.reason:
-            detail += f"; {verdict.reason}"
-        rule = Rule(f"learned:{key}:{pattern}:{name}:{verdict.verdict}", "learned", detail)
-        return not verdict.neutral, rule
+        recorded = found.params.get(name)
+        if recorded is None:
+            return True, Rule(
+                f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
+            )
+        detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
+        if recorded.reason:
+            detail += f"; {recorded.reason}"
+        rule = Rule(f"learned:{key}:{pattern}:{name}:{recorded.verdict}", "learned", detail)
+        return not recorded.neutral, rule
     if fallback is not None and name in fallback:
         neutral = fallback[name]
         label = "neutral-everywhere" if neutral else "non-neutral-somewhere"
-        return not neutral, Rule(f"learned:{key}:*:{name}:{label}", "learned", "domain-level fallback")
+        return not neutral, Rule(
+            f"learned:{key}:*:{name}:{label}", "learned", "domain-level fallback"
+        )
     return None
 
 
-def _as_matcher(names: Iterable[str], label: str, layer: Literal["blocklist", "allowlist"]) -> NameMatcher:
+def _as_matcher(
+    names: Iterable[str], label: str, layer: Literal["blocklist", "allowlist"]
+) -> NameMatcher:
     if isinstance(names, str):
         raise TypeError(f"{label} must be a collection of parameter names, not a string")
     try:
@@ -228,7 +239,9 @@ class MIQPSNormalizer:
         rules: RuleSet | None = None,
     ) -> None:
         if learned_fallback not in ("keep", "domain"):
-            raise ValueError(f"learned_fallback must be 'keep' or 'domain', not {learned_fallback!r}")
+            raise ValueError(
+                f"learned_fallback must be 'keep' or 'domain', not {learned_fallback!r}"
+            )
         base = rules if rules is not None else default_rules()
         set_ = object.__setattr__
         set_(self, "rules", base.without(disable_rules))
@@ -243,7 +256,11 @@ class MIQPSNormalizer:
             set_(self, "_extra_allow_all", NameMatcher())
             set_(self, "_extra_allow_hosts", hosts)
         else:
-            set_(self, "_extra_allow_all", _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"))
+            set_(
+                self,
+                "_extra_allow_all",
+                _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"),
+            )
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_policies", {})
         set_(self, "_frozen", True)
@@ -293,7 +310,11 @@ class MIQPSNormalizer:
         scheme, userinfo, host, port, path, query, fragment = parts
         if query:
             query = self._filter(host, port, query)
-        out = f"{scheme}://{userinfo}{host}:{port}{path}" if port else f"{scheme}://{userinfo}{host}{path}"
+        out = (
+            f"{scheme}://{userinfo}{host}:{port}{path}"
+            if port
+            else f"{scheme}://{userinfo}{host}{path}"
+        )
         if query:
             out = f"{out}?{query}"
         if fragment:
@@ -338,16 +359,18 @@ class MIQPSNormalizer:
         policy = self._policy(parts[2], parts[3])
         pairs = query_pairs(parts[5])
         statics = [policy.static(name) for name, _ in pairs]
-        names = [pair[0] for pair, (code, _) in zip(pairs, statics) if code != _DROP]
+        names = [pair[0] for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
         pattern = join_pattern(names)
         decisions = []
-        for (name, piece), (code, rule) in zip(pairs, statics):
+        for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
                 kept, rule = policy.dynamic(name, piece, pattern)
             else:
                 kept = code == _KEEP
             assert rule is not None
-            decisions.append(ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source))
+            decisions.append(
+                ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
+            )
         return Explanation(url, result, pattern, policy.learned_key, tuple(decisions))
 
     def pattern_key(self, url: str) -> str:
@@ -363,7 +386,9 @@ class MIQPSNormalizer:
         """
         parts = self._http_parts(url)
         policy = self._policy(parts[2], parts[3])
-        return join_pattern(name for name, _ in query_pairs(parts[5]) if policy.static(name)[0] != _DROP)
+        return join_pattern(
+            name for name, _ in query_pairs(parts[5]) if policy.static(name)[0] != _DROP
+        )
 
     def static_url(self, url: str) -> str:
         """``url`` normalised with only the blocklist applied: every other parameter kept.
@@ -400,7 +425,11 @@ def _require_str(url: object) -> str:
 
 def _join(parts: Parts, query: str) -> str:
     scheme, userinfo, host, port, path, _, fragment = parts
-    out = f"{scheme}://{userinfo}{host}:{port}{path}" if port else f"{scheme}://{userinfo}{host}{path}"
+    out = (
+        f"{scheme}://{userinfo}{host}:{port}{path}"
+        if port
+        else f"{scheme}://{userinfo}{host}{path}"
+    )
     if query:
         out = f"{out}?{query}"
     if fragment:

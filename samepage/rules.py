@@ -56,7 +56,8 @@ class NameMatcher:
     def from_patterns(cls, patterns: Iterable[str], *, layer: Layer, label: str) -> NameMatcher:
         """Build a matcher from names, where ``name*`` stands for a prefix.
 
-        >>> NameMatcher.from_patterns(["sid", "trk_*"], layer="blocklist", label="extra").match("trk_x")
+        >>> matcher = NameMatcher.from_patterns(["sid", "trk_*"], layer="blocklist", label="extra")
+        >>> matcher.match("trk_x")
         Rule(id='extra:trk_*', layer='blocklist', source='')
         """
         names: dict[str, Rule] = {}
@@ -166,7 +167,9 @@ class RuleSet:
                 values=frozenset(v.lower() for v in entry.get("values", [])),
                 value_prefixes=tuple(p.lower() for p in entry.get("value_prefixes", [])),
                 value_regex=re.compile(regex) if regex else None,
-                except_hosts=dict.fromkeys((h.lower() for h in entry.get("except_hosts", [])), True),
+                except_hosts=dict.fromkeys(
+                    (h.lower() for h in entry.get("except_hosts", [])), True
+                ),
             )
         domains: dict[str, DomainRules] = {}
         for group in data.get("domains", []):

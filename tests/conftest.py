@@ -7,9 +7,16 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest_plugins = ("tests.plugins.browser", "tests.plugins.site")
+pytest_plugins = ("tests.plugins.browser", "tests.plugins.site", "tests.plugins.crawl")
 
-_PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
+_PROXY_VARIABLES = (
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+)
 
 
 @pytest.fixture(autouse=True)

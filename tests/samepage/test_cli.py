@@ -12,12 +12,19 @@ import pytest
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "samepage", *args], input=stdin, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "samepage", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
 def test_normalize_streams_stdin_and_reports_bad_lines() -> None:
-    result = run("normalize", stdin="https://EXAMPLE.com/a/?utm_source=x&id=1\nnot a url\n\nmailto:x@y.example\n")
+    result = run(
+        "normalize",
+        stdin="https://EXAMPLE.com/a/?utm_source=x&id=1\nnot a url\n\nmailto:x@y.example\n",
+    )
     assert result.stdout.splitlines() == ["https://example.com/a?id=1", "mailto:x@y.example"]
     assert "<stdin>:2: invalid URL 'not a url'" in result.stderr
     assert result.returncode == 1
@@ -50,30 +57,58 @@ def test_same_answers_by_exit_status() -> None:
 
 @pytest.mark.parametrize("fmt", ["jsonl", "tsv"])
 def test_dedupe_groups_with_counts(fmt: str) -> None:
-    urls = "https://a.example/x?id=1&fbclid=1\nhttps://a.example/x/?id=1\nhttps://a.example/y\nbad\n"
+    urls = (
+        "https://a.example/x?id=1&fbclid=1\nhttps://a.example/x/?id=1\nhttps://a.example/y\nbad\n"
+    )
     result = run("dedupe", "--format", fmt, stdin=urls)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     if fmt == "jsonl":
         groups = [json.loads(line) for line in lines]
         assert groups == [
-            {"key": "https://a.example/x?id=1", "count": 2, "urls": ["https://a.example/x?id=1&fbclid=1", "https://a.example/x/?id=1"]},
+            {
+                "key": "https://a.example/x?id=1",
+                "count": 2,
+                "urls": ["https://a.example/x?id=1&fbclid=1", "https://a.example/x/?id=1"],
+            },
             {"key": "https://a.example/y", "count": 1, "urls": ["https://a.example/y"]},
         ]
     else:
-        assert lines == ["2\thttps://a.example/x?id=1\thttps://a.example/x?id=1&fbclid=1", "1\thttps://a.example/y\thttps://a.example/y"]
+        assert lines == [
+            "2\thttps://a.example/x?id=1\thttps://a.example/x?id=1&fbclid=1",
+            "1\thttps://a.example/y\thttps://a.example/y",
+        ]
 
 
 def test_learned_option_and_bad_learned_file(tmp_path: Path) -> None:
     learned = tmp_path / "learned.json"
     learned.write_text(
-        json.dumps({"format": "samepage.learned", "version": 1, "domains": {"s.example": {"patterns": {
-            "id&sid": {"urls": 2, "params": {"id": {"verdict": "non-neutral"}, "sid": {"verdict": "neutral"}}}}}}}),
+        json.dumps(
+            {
+                "format": "samepage.learned",
+                "version": 1,
+                "domains": {
+                    "s.example": {
+                        "patterns": {
+                            "id&sid": {
+                                "urls": 2,
+                                "params": {
+                                    "id": {"verdict": "non-neutral"},
+                                    "sid": {"verdict": "neutral"},
+                                },
+                            }
+                        }
+                    }
+                },
+            }
+        ),
         encoding="utf-8",
     )
     result = run("normalize", "--learned", str(learned), stdin="https://s.example/?sid=1&id=2\n")
     assert result.stdout == "https://s.example/?id=2\n"
-    learned.write_text('{"format": "samepage.learned", "version": 9, "domains": {}}', encoding="utf-8")
+    learned.write_text(
+        '{"format": "samepage.learned", "version": 9, "domains": {}}', encoding="utf-8"
+    )
     bad = run("normalize", "--learned", str(learned), stdin="https://s.example/\n")
     assert bad.returncode == 2 and "unknown version 9" in bad.stderr
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from samepage import (
+    DomainEntry,
     LearnedFormatError,
     LearnedSet,
     MIQPSNormalizer,
     ParamVerdict,
     PatternEntry,
-    DomainEntry,
     dump_learned,
     load_learned,
 )
@@ -54,7 +54,12 @@ DOC: dict[str, Any] = {
             "patterns": {"id": {"urls": 3, "params": {"id": _verdict("neutral")}}},
         },
         "127.0.0.1:8080": {
-            "patterns": {"q&sid": {"urls": 3, "params": {"q": _verdict("non-neutral", 3, 3), "sid": _verdict("neutral")}}},
+            "patterns": {
+                "q&sid": {
+                    "urls": 3,
+                    "params": {"q": _verdict("non-neutral", 3, 3), "sid": _verdict("neutral")},
+                }
+            },
         },
     },
 }
@@ -69,9 +74,15 @@ def norm() -> MIQPSNormalizer:
     "url, expected",
     [
         # known pattern: neutral dropped, non-neutral kept
-        ("https://shop.example/p?id=1&color=red&sessionid=abc", "https://shop.example/p?color=red&id=1"),
+        (
+            "https://shop.example/p?id=1&color=red&sessionid=abc",
+            "https://shop.example/p?color=red&id=1",
+        ),
         # the pattern is computed after the blocklist, so utm_* does not change it
-        ("https://www.shop.example/p?id=1&color=red&sessionid=abc&utm_source=x", "https://www.shop.example/p?color=red&id=1"),
+        (
+            "https://www.shop.example/p?id=1&color=red&sessionid=abc&utm_source=x",
+            "https://www.shop.example/p?color=red&id=1",
+        ),
         # unknown pattern: everything kept (conservative default)
         ("https://shop.example/p?id=1&sessionid=abc", "https://shop.example/p?id=1&sessionid=abc"),
         # learned evidence overrides the ambiguous rule for ref (neutral here)
@@ -81,11 +92,17 @@ def norm() -> MIQPSNormalizer:
         # longest key wins: sub.shop.example has its own verdicts
         ("https://a.sub.shop.example/p?id=1", "https://a.sub.shop.example/p"),
         # label boundaries: not a subdomain
-        ("https://badshop.example/p?id=1&color=r&sessionid=x", "https://badshop.example/p?color=r&id=1&sessionid=x"),
+        (
+            "https://badshop.example/p?id=1&color=r&sessionid=x",
+            "https://badshop.example/p?color=r&id=1&sessionid=x",
+        ),
         # a host:port key matches only that port, and a port-less key never matches another port
         ("http://127.0.0.1:8080/s?q=a&sid=1", "http://127.0.0.1:8080/s?q=a"),
         ("http://127.0.0.1:9090/s?q=a&sid=1", "http://127.0.0.1:9090/s?q=a&sid=1"),
-        ("https://shop.example:8443/p?id=1&color=red&sessionid=abc", "https://shop.example:8443/p?color=red&id=1&sessionid=abc"),
+        (
+            "https://shop.example:8443/p?id=1&color=red&sessionid=abc",
+            "https://shop.example:8443/p?color=red&id=1&sessionid=abc",
+        ),
     ],
 )
 def test_learned_verdicts_apply(norm: MIQPSNormalizer, url: str, expected: str) -> None:
@@ -94,11 +111,16 @@ def test_learned_verdicts_apply(norm: MIQPSNormalizer, url: str, expected: str) 
 
 def test_domain_fallback_is_opt_in() -> None:
     url = "https://shop.example/p?sessionid=abc&id=1"
-    assert MIQPSNormalizer(learned=DOC).normalize(url) == "https://shop.example/p?id=1&sessionid=abc"
+    assert (
+        MIQPSNormalizer(learned=DOC).normalize(url) == "https://shop.example/p?id=1&sessionid=abc"
+    )
     fallback = MIQPSNormalizer(learned=DOC, learned_fallback="domain")
     assert fallback.normalize(url) == "https://shop.example/p?id=1"
     # a name never learned stays; a name non-neutral in some pattern stays
-    assert fallback.normalize("https://shop.example/p?new=1&color=r") == "https://shop.example/p?color=r&new=1"
+    assert (
+        fallback.normalize("https://shop.example/p?new=1&color=r")
+        == "https://shop.example/p?color=r&new=1"
+    )
 
 
 def test_explain_names_the_learned_rule(norm: MIQPSNormalizer) -> None:
@@ -120,9 +142,9 @@ def test_round_trip_through_a_file(tmp_path: Path) -> None:
     assert json.loads(text) == DOC
     assert text == json.dumps(DOC, indent=2, sort_keys=True) + "\n"
     assert load_learned(path) == learned
-    assert MIQPSNormalizer(learned=str(path)).normalize("https://shop.example/p?id=1&color=r&sessionid=s") == (
-        "https://shop.example/p?color=r&id=1"
-    )
+    assert MIQPSNormalizer(learned=str(path)).normalize(
+        "https://shop.example/p?id=1&color=r&sessionid=s"
+    ) == ("https://shop.example/p?color=r&id=1")
     assert not list((tmp_path / "out").glob(".*tmp"))
 
 
@@ -130,14 +152,29 @@ def test_extra_keys_are_ignored_and_kept() -> None:
     doc = copy.deepcopy(DOC)
     doc["generator"] = "tests"
     doc["domains"]["shop.example"]["renders"] = 12
-    doc["domains"]["shop.example"]["patterns"]["ref&slug"]["params"]["ref"]["distances"] = [0.0, 0.01]
+    doc["domains"]["shop.example"]["patterns"]["ref&slug"]["params"]["ref"]["distances"] = [
+        0.0,
+        0.01,
+    ]
     learned = LearnedSet.from_json(doc)
     assert learned.to_json() == doc
 
 
 def test_objects_build_a_set_by_hand(tmp_path: Path) -> None:
     learned = LearnedSet(
-        {"site.example": DomainEntry({"id&sid": PatternEntry(9, {"id": ParamVerdict("non-neutral", 3, 3), "sid": ParamVerdict("neutral", 3)})})}
+        {
+            "site.example": DomainEntry(
+                {
+                    "id&sid": PatternEntry(
+                        9,
+                        {
+                            "id": ParamVerdict("non-neutral", 3, 3),
+                            "sid": ParamVerdict("neutral", 3),
+                        },
+                    )
+                }
+            )
+        }
     )
     norm = MIQPSNormalizer(learned=learned)
     assert norm.normalize("https://site.example/?sid=1&id=2") == "https://site.example/?id=2"
@@ -166,11 +203,17 @@ SHOP = ["domains", "shop.example", "patterns", "color&id&sessionid"]
         (_broken(["version"], 2), "unknown version 2"),
         (_broken(["domains"], KeyError), "domains: expected an object"),
         (_broken(["domains", "Shop.Example"], {"patterns": {}}), "must be a lower-case"),
-        (_broken([*SHOP, "params", "id", "verdict"], "maybe"), "expected 'neutral' or 'non-neutral'"),
+        (
+            _broken([*SHOP, "params", "id", "verdict"], "maybe"),
+            "expected 'neutral' or 'non-neutral'",
+        ),
         (_broken([*SHOP, "params", "id", "tested"], -1), "non-negative integer"),
         (_broken([*SHOP, "params", "id", "tested"], True), "non-negative integer"),
         (_broken([*SHOP, "params", "other"], _verdict("neutral")), "'other' is not in the pattern"),
-        (_broken(["domains", "shop.example", "patterns", "id&color"], {"urls": 1, "params": {}}), "sorted, de-duplicated"),
+        (
+            _broken(["domains", "shop.example", "patterns", "id&color"], {"urls": 1, "params": {}}),
+            "sorted, de-duplicated",
+        ),
         (_broken(["domains", "shop.example", "patterns"], []), "expected an object"),
         ([1, 2], "not list"),
     ],

@@ -10,7 +10,9 @@ from samepage.normalizer import default_normalizer
 
 def test_extra_blocklist_prefix_and_case() -> None:
     norm = MIQPSNormalizer(extra_blocklist=["trk_*", "SessionID"])
-    assert norm.normalize("https://a.example/?TRK_a=1&sessionid=2&id=3") == "https://a.example/?id=3"
+    assert (
+        norm.normalize("https://a.example/?TRK_a=1&sessionid=2&id=3") == "https://a.example/?id=3"
+    )
 
 
 def test_extra_allowlist_global_and_per_host() -> None:
@@ -25,7 +27,10 @@ def test_extra_allowlist_global_and_per_host() -> None:
 def test_disable_rules_by_name_and_by_id() -> None:
     url = "https://a.example/?utm_source=x&fbclid=y"
     assert MIQPSNormalizer(disable_rules=["fbclid"]).normalize(url) == "https://a.example/?fbclid=y"
-    assert MIQPSNormalizer(disable_rules=["tracking:utm_*"]).normalize(url) == "https://a.example/?utm_source=x"
+    assert (
+        MIQPSNormalizer(disable_rules=["tracking:utm_*"]).normalize(url)
+        == "https://a.example/?utm_source=x"
+    )
 
 
 def test_options_are_validated() -> None:
@@ -64,7 +69,10 @@ def test_explain_of_non_http_url_has_no_parameters() -> None:
 
 def test_static_url_keeps_everything_but_the_blocklist() -> None:
     norm = MIQPSNormalizer()
-    assert norm.static_url("https://A.example/p/?ref=twitter&utm_source=x&b=1") == "https://a.example/p?b=1&ref=twitter"
+    assert (
+        norm.static_url("https://A.example/p/?ref=twitter&utm_source=x&b=1")
+        == "https://a.example/p?b=1&ref=twitter"
+    )
 
 
 def test_default_normalizer_is_shared() -> None:

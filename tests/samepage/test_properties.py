@@ -17,8 +17,18 @@ _LEARNED = MIQPSNormalizer(
                     "id&ref&sid": {
                         "urls": 3,
                         "params": {
-                            "id": {"verdict": "non-neutral", "tested": 3, "changed": 3, "failed": 0},
-                            "ref": {"verdict": "non-neutral", "tested": 3, "changed": 3, "failed": 0},
+                            "id": {
+                                "verdict": "non-neutral",
+                                "tested": 3,
+                                "changed": 3,
+                                "failed": 0,
+                            },
+                            "ref": {
+                                "verdict": "non-neutral",
+                                "tested": 3,
+                                "changed": 3,
+                                "failed": 0,
+                            },
                             "sid": {"verdict": "neutral", "tested": 3, "changed": 0, "failed": 0},
                         },
                     }
@@ -30,17 +40,35 @@ _LEARNED = MIQPSNormalizer(
 )
 
 _component = st.lists(
-    st.sampled_from(list("aAzZ09-._~!$&'()*+,;=:@/?#%[]\\ \t\né€") + ["%2e", "%7E", "%zz", "..", "/./"]),
+    st.sampled_from([*"aAzZ09-._~!$&'()*+,;=:@/?#%[]\\ \t\né€", "%2e", "%7E", "%zz", "..", "/./"]),
     max_size=12,
 ).map("".join)
-_names = st.sampled_from(["id", "ref", "sid", "utm_source", "UTM_Medium", "fbclid", "v", "si", "q", "", "a b", "%69d"])
+_names = st.sampled_from(
+    ["id", "ref", "sid", "utm_source", "UTM_Medium", "fbclid", "v", "si", "q", "", "a b", "%69d"]
+)
 _values = st.sampled_from(["1", "twitter", "main", "", "a%20b", "x+y", "%zz", "é", "=="])
 _pair = st.builds(lambda n, v, eq: f"{n}={v}" if eq else n, _names, _values, st.booleans())
 _urls = st.builds(
-    lambda scheme, host, port, path, pairs, frag: f"{scheme}://{host}{port}{path}?{'&'.join(pairs)}{frag}",
+    lambda scheme, host, port, path, pairs, frag: (
+        f"{scheme}://{host}{port}{path}?{'&'.join(pairs)}{frag}"
+    ),
     st.sampled_from(["http", "https", "HTTP", "Https", "ftp", "mailto"]),
-    st.sampled_from(["shop.example", "WWW.Shop.Example", "youtube.com", "bücher.de", "[::1]", "127.0.0.1",
-                     "0x7f.1", "a..b", "", "ex ample.com", "example.com.", "%65x.com"]),
+    st.sampled_from(
+        [
+            "shop.example",
+            "WWW.Shop.Example",
+            "youtube.com",
+            "bücher.de",
+            "[::1]",
+            "127.0.0.1",
+            "0x7f.1",
+            "a..b",
+            "",
+            "ex ample.com",
+            "example.com.",
+            "%65x.com",
+        ]
+    ),
     st.sampled_from(["", ":80", ":443", ":8080", ":", ":99999", ":x"]),
     _component.map(lambda p: "/" + p),
     st.lists(_pair, max_size=5),
@@ -82,6 +110,10 @@ def test_learned_normalizer_is_total_and_idempotent(url: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60).map(lambda s: "https://example.com/" + s))
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=60).map(
+        lambda s: "https://example.com/" + s
+    )
+)
 def test_arbitrary_paths_and_queries(url: str) -> None:
     _check(MIQPSNormalizer(), url)

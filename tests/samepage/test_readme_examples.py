@@ -6,7 +6,10 @@ from samepage import MIQPSNormalizer, normalize_url
 
 
 def test_quick_start_strips_utm() -> None:
-    assert normalize_url("https://www.example.com/p?utm_source=fb&id=42") == "https://www.example.com/p?id=42"
+    assert (
+        normalize_url("https://www.example.com/p?utm_source=fb&id=42")
+        == "https://www.example.com/p?id=42"
+    )
 
 
 def test_quick_start_youtube_keeps_video_id() -> None:
@@ -22,17 +25,25 @@ def test_quick_start_equal_urls_hash_identically() -> None:
 
 def test_custom_extra_blocklist() -> None:
     norm = MIQPSNormalizer(extra_blocklist=frozenset({"sessionid"}))
-    assert norm.normalize("https://example.com/p?id=1&sessionid=abc") == "https://example.com/p?id=1"
+    assert (
+        norm.normalize("https://example.com/p?id=1&sessionid=abc") == "https://example.com/p?id=1"
+    )
 
 
 def test_custom_learned_simple_form() -> None:
     norm = MIQPSNormalizer(learned={"weirdsite.com": frozenset({"page_id"})})
-    assert norm.normalize("https://weirdsite.com/x?page_id=42&utm_source=fb") == "https://weirdsite.com/x?page_id=42"
+    assert (
+        norm.normalize("https://weirdsite.com/x?page_id=42&utm_source=fb")
+        == "https://weirdsite.com/x?page_id=42"
+    )
 
 
 def test_learned_host_suffix_covers_subdomains() -> None:
     norm = MIQPSNormalizer(learned={"example.com": frozenset({"id"})})
-    assert norm.normalize("https://api.foo.example.com/x?id=1&junk=2") == "https://api.foo.example.com/x?id=1"
+    assert (
+        norm.normalize("https://api.foo.example.com/x?id=1&junk=2")
+        == "https://api.foo.example.com/x?id=1"
+    )
 
 
 def test_blocklist_runs_before_allowlist() -> None:

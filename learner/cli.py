@@ -1,0 +1,351 @@
+"""``python -m learner``: crawl, demo, diff (and report).
+
+Exit status: 0 the run completed (pages that failed are recorded, not fatal); 1 the
+publishing gate refused the new set (``crawl --previous``, ``diff``); 2 unusable input or
+options, no browser, or an output that cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from learner.config import LearnerConfig, build_config, read_config_file
+from learner.crawl import CrawlResult, GateRefused, crawl
+from learner.diff import diff_learned, format_diff, gate
+from learner.errors import BrowserNotFound, ConfigError, LearnerError
+from learner.progress import Progress
+from learner.targets import parse_target, read_targets
+from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
+_DEFAULTS = LearnerConfig()
+
+_EPILOG = """\
+examples:
+  python -m learner crawl domains.txt --urls access-log-urls.txt --out data/learned.json
+  python -m learner crawl domains.txt --previous data/learned.json --out data/learned.new.json
+  python -m learner crawl staging.txt --resolve shop.example=10.0.0.5:8080
+  python -m learner demo
+  python -m learner diff data/learned.json data/learned.new.json
+
+exit status:
+  0  the run completed (failed pages are recorded in the output, not fatal)
+  1  the publishing gate refused the new learned set
+  2  unusable input or options, no browser found, or an unwritable output
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m learner",
+        description="Learn which query parameters change a site's pages, in headless Chromium.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="more log output (-vv: debug)"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress, warnings only")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+
+    run = sub.add_parser("crawl", help="learn the domains of a file", formatter_class=fmt)
+    run.add_argument(
+        "domains", metavar="DOMAINS_FILE", help="one domain or origin per line; # comments"
+    )
+    io = run.add_argument_group("input and output")
+    io.add_argument(
+        "--urls", metavar="FILE", help="observed-URL log (default: discover from each site)"
+    )
+    io.add_argument(
+        "--out", metavar="PATH", default="data/learned.json", help="learned set to write"
+    )
+    io.add_argument(
+        "--cache",
+        metavar="DIR",
+        default=".samepage-cache",
+        help="run folder: resume state, evidence, stats",
+    )
+    io.add_argument(
+        "--previous", metavar="PATH", help="last published learned set, for the publishing gate"
+    )
+    io.add_argument(
+        "--force", action="store_true", help="write even when the publishing gate refuses"
+    )
+    io.add_argument(
+        "--config", metavar="TOML", help="settings file ([learner] table); the command line wins"
+    )
+    _method_options(run)
+    net = run.add_argument_group("browser and network")
+    net.add_argument(
+        "--resolve",
+        metavar="HOST=ADDR:PORT",
+        action="append",
+        default=[],
+        help="send every request for HOST to ADDR:PORT, keeping the Host name (repeatable)",
+    )
+    net.add_argument(
+        "--browser",
+        metavar="PATH",
+        help="Chromium executable (else SAMEPAGE_BROWSER, Playwright's, the system's)",
+    )
+    net.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="C",
+        help=f"pages open at once (default {_DEFAULTS.concurrency})",
+    )
+    net.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"per-page time limit (default {_DEFAULTS.render.page_timeout_s})",
+    )
+    net.add_argument(
+        "--delay",
+        type=float,
+        metavar="SECONDS",
+        help=f"least time between requests to one host (default {_DEFAULTS.delay_s})",
+    )
+
+    demo = sub.add_parser(
+        "demo", help="learn the bundled demo site and show the result", formatter_class=fmt
+    )
+    demo.add_argument(
+        "--out", metavar="PATH", default="data/learned.json", help="learned set to write"
+    )
+    demo.add_argument(
+        "--cache", metavar="DIR", default=".samepage-cache/demo", help="run folder (cleared first)"
+    )
+    demo.add_argument("--browser", metavar="PATH", help="Chromium executable")
+
+    diff = sub.add_parser("diff", help="what changed between two learned sets", formatter_class=fmt)
+    diff.add_argument("old", metavar="OLD.json")
+    diff.add_argument("new", metavar="NEW.json")
+    diff.add_argument(
+        "--max-flip-fraction",
+        type=float,
+        default=_DEFAULTS.gate_max_flip_fraction,
+        help="the publishing gate's limit: share of common patterns allowed to flip a "
+        "parameter to neutral",
+    )
+    return parser
+
+
+def _method_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("method (MIQPS)")
+    d = _DEFAULTS
+    group.add_argument(
+        "--top-patterns",
+        type=int,
+        metavar="K",
+        help=f"patterns studied per domain (default {d.top_patterns})",
+    )
+    group.add_argument(
+        "--samples", type=int, metavar="S", help=f"sample URLs per parameter (default {d.samples})"
+    )
+    group.add_argument(
+        "--threshold",
+        type=float,
+        metavar="T",
+        help=f"change rate above which a parameter is non-neutral (default {d.threshold})",
+    )
+    group.add_argument(
+        "--min-samples",
+        type=int,
+        metavar="N",
+        help=f"successful samples needed to call a parameter neutral (default {d.min_samples})",
+    )
+    group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
+    group.add_argument(
+        "--max-flip-fraction",
+        type=float,
+        dest="gate_max_flip_fraction",
+        help=f"publishing gate limit (default {d.gate_max_flip_fraction})",
+    )
+
+
+def _configure_logging(verbose: int, quiet: bool) -> None:
+    level = (
+        logging.WARNING
+        if quiet or verbose == 0
+        else logging.INFO
+        if verbose == 1
+        else logging.DEBUG
+    )
+    logging.basicConfig(
+        level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+
+
+def _resolve(entries: Sequence[str]) -> dict[str, str]:
+    resolve: dict[str, str] = {}
+    for entry in entries:
+        host, sep, address = entry.partition("=")
+        if not sep or not host or not address:
+            raise ConfigError(f"--resolve {entry!r}: expected HOST=ADDR:PORT")
+        resolve[host.strip().lower()] = address.strip()
+    return resolve
+
+
+def _read_urls(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+    except OSError as exc:
+        raise ConfigError(f"--urls {path}: {exc}") from exc
+
+
+def _print_verdicts(learned: LearnedSet) -> None:
+    for domain, entry in sorted(learned.domains.items()):
+        print(f"{domain}")
+        for pattern, found in sorted(entry.patterns.items()):
+            print(f"  [{pattern}]  ({found.urls} URLs)")
+            for name, verdict in sorted(found.params.items()):
+                reason = f"  ({verdict.reason})" if verdict.reason else ""
+                print(
+                    f"    {name:<12} {verdict.verdict:<12} tested {verdict.tested} "
+                    f"changed {verdict.changed} "
+                    f"failed {verdict.failed}{reason}"
+                )
+
+
+def _print_summary(result: CrawlResult) -> None:
+    _print_verdicts(result.learned)
+    print()
+    print(f"{'domain':<24} {'urls':>6} {'patterns':>9} {'renders':>8} {'failed':>7} {'resumed':>8}")
+    for s in result.domains:
+        print(
+            f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
+            f"{s.render_failures:>7} {s.resumed:>8}" + (f"  {s.error}" if s.error else "")
+        )
+    stats = result.stats
+    print(
+        f"renders {stats['renders']} in {stats['seconds']:.1f}s "
+        f"({stats['pages_per_second']:.2f} pages/s); "
+        f"learned set: {result.out}; run folder: {result.run_folder}"
+    )
+    if result.gate is not None:
+        print(result.gate.message)
+
+
+def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
+    targets = read_targets(args.domains)
+    file_values = read_config_file(args.config) if args.config else {}
+    overrides = {
+        "top_patterns": args.top_patterns,
+        "samples": args.samples,
+        "threshold": args.threshold,
+        "min_samples": args.min_samples,
+        "seed": args.seed,
+        "gate_max_flip_fraction": args.gate_max_flip_fraction,
+        "concurrency": args.concurrency,
+        "page_timeout_s": args.timeout,
+        "delay_s": args.delay,
+    }
+    config = build_config(file_values, overrides)
+    observed = _read_urls(args.urls) if args.urls else None
+    result = asyncio.run(
+        crawl(
+            targets,
+            config=config,
+            out=Path(args.out),
+            cache=Path(args.cache),
+            observed=observed,
+            resolve=_resolve(args.resolve),
+            browser=args.browser,
+            previous=Path(args.previous) if args.previous else None,
+            force=args.force,
+            progress=progress,
+        )
+    )
+    _print_summary(result)
+    return EXIT_OK
+
+
+def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
+    import shutil
+
+    from learner.demo.server import SiteServer
+    from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
+
+    cache = Path(args.cache)
+    shutil.rmtree(cache, ignore_errors=True)
+    # The demo site is ours and on loopback: no politeness delay is owed to it.
+    config = LearnerConfig(samples=4, min_samples=3, delay_s=0.0, jitter_s=0.0)
+    targets = [parse_target(f"http://{host}") for host in DEMO_HOSTS]
+    urls = demo_urls()
+    with SiteServer(demo_sites()) as server:
+        print(
+            f"demo: serving {', '.join(DEMO_HOSTS)} on {server.address}; "
+            f"learning {len(urls)} observed URLs",
+            file=sys.stderr,
+        )
+        result = asyncio.run(
+            crawl(
+                targets,
+                config=config,
+                out=Path(args.out),
+                cache=cache,
+                observed=urls,
+                resolve=server.resolve(),
+                browser=args.browser,
+                progress=progress,
+            )
+        )
+    _print_summary(result)
+    norm = MIQPSNormalizer(learned=result.out)
+    print("\nbefore -> after normalization with the learned set:")
+    for url in urls[:: max(1, len(urls) // 8)][:8]:
+        print(f"  {url}\n    -> {norm.normalize(url)}")
+    return EXIT_OK
+
+
+def _run_diff(args: argparse.Namespace, progress: Progress) -> int:
+    old, new = load_learned(args.old), load_learned(args.new)
+    difference = diff_learned(old, new)
+    for line in format_diff(difference):
+        print(line)
+    result = gate(difference, args.max_flip_fraction)
+    print(result.message)
+    return EXIT_OK if result.allowed else EXIT_GATE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    _configure_logging(args.verbose, args.quiet)
+    progress = Progress(enabled=not args.quiet)
+    commands = {"crawl": _run_crawl, "demo": _run_demo, "diff": _run_diff}
+    try:
+        return commands[args.command](args, progress)
+    except GateRefused as exc:
+        print(f"learner: {exc}", file=sys.stderr)
+        for line in format_diff(exc.diff):
+            print(line, file=sys.stderr)
+        print(
+            f"learner: the new set was kept at {exc.kept_at}; --force writes it anyway",
+            file=sys.stderr,
+        )
+        return EXIT_GATE
+    except (ConfigError, BrowserNotFound, LearnedFormatError) as exc:
+        print(f"learner: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except LearnerError as exc:
+        print(f"learner: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"learner: cannot write output: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("learner: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130

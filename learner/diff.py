@@ -1,0 +1,134 @@
+"""What changed between two learned sets, and the publishing gate built on it.
+
+The dangerous direction is a parameter going from non-neutral to neutral: from then on the
+normalizer drops it, merging pages that used to stay apart. ``crawl --previous`` and
+``learner diff`` both decide with :func:`gate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from samepage import LearnedSet
+
+__all__ = ["Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """One parameter whose verdict changed between the two sets."""
+
+    domain: str
+    pattern: str
+    param: str
+    old: str
+    new: str
+
+    @property
+    def dangerous(self) -> bool:
+        """Non-neutral to neutral: the normalizer would start dropping it."""
+        return self.old == "non-neutral" and self.new == "neutral"
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedDiff:
+    """Patterns added and removed, and verdict flips in the patterns present in both."""
+
+    added: tuple[tuple[str, str], ...]
+    removed: tuple[tuple[str, str], ...]
+    common: int
+    flips: tuple[Flip, ...]
+
+    @property
+    def dangerous(self) -> tuple[Flip, ...]:
+        """The flips to neutral."""
+        return tuple(f for f in self.flips if f.dangerous)
+
+    def to_json(self) -> dict[str, Any]:
+        """This diff as JSON."""
+        return {
+            "added": [list(p) for p in self.added],
+            "removed": [list(p) for p in self.removed],
+            "common_patterns": self.common,
+            "flips": [
+                {
+                    "domain": f.domain,
+                    "pattern": f.pattern,
+                    "param": f.param,
+                    "old": f.old,
+                    "new": f.new,
+                }
+                for f in self.flips
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """Whether the new set may replace the old one."""
+
+    allowed: bool
+    flipped_patterns: int
+    common: int
+    max_fraction: float
+
+    @property
+    def message(self) -> str:
+        """One line saying what the gate decided and why."""
+        share = self.flipped_patterns / self.common if self.common else 0.0
+        verdict = "allowed" if self.allowed else "REFUSED"
+        return (
+            f"publishing gate {verdict}: {self.flipped_patterns} of {self.common} common patterns "
+            f"({share:.1%}) have a parameter flipped to neutral; "
+            f"the limit is {self.max_fraction:.1%}"
+        )
+
+
+def _patterns(learned: LearnedSet) -> dict[tuple[str, str], dict[str, str]]:
+    return {
+        (domain, pattern): {name: v.verdict for name, v in entry.params.items()}
+        for domain, d in learned.domains.items()
+        for pattern, entry in d.patterns.items()
+    }
+
+
+def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
+    """Compare two learned sets; dangerous flips come first in ``flips``."""
+    before, after = _patterns(old), _patterns(new)
+    common = sorted(set(before) & set(after))
+    flips = [
+        Flip(domain, pattern, name, before[(domain, pattern)][name], verdict)
+        for domain, pattern in common
+        for name, verdict in sorted(after[(domain, pattern)].items())
+        if name in before[(domain, pattern)] and before[(domain, pattern)][name] != verdict
+    ]
+    flips.sort(key=lambda f: (not f.dangerous, f.domain, f.pattern, f.param))
+    return LearnedDiff(
+        added=tuple(sorted(set(after) - set(before))),
+        removed=tuple(sorted(set(before) - set(after))),
+        common=len(common),
+        flips=tuple(flips),
+    )
+
+
+def gate(diff: LearnedDiff, max_fraction: float) -> GateResult:
+    """Refuse when over ``max_fraction`` of the common patterns flipped a parameter to neutral."""
+    flipped = len({(f.domain, f.pattern) for f in diff.dangerous})
+    allowed = flipped == 0 or (diff.common > 0 and flipped / diff.common <= max_fraction)
+    return GateResult(allowed, flipped, diff.common, max_fraction)
+
+
+def format_diff(diff: LearnedDiff) -> list[str]:
+    """Human-readable lines, the dangerous flips first."""
+    lines = [
+        f"{len(diff.added)} pattern(s) added, {len(diff.removed)} removed, {diff.common} in both"
+    ]
+    for flip in diff.flips:
+        mark = "DANGER" if flip.dangerous else "safe  "
+        lines.append(
+            f"  {mark} {flip.domain} [{flip.pattern}] {flip.param}: {flip.old} -> {flip.new}"
+        )
+    lines.extend(f"  added   {d} [{p}]" for d, p in diff.added)
+    lines.extend(f"  removed {d} [{p}]" for d, p in diff.removed)
+    return lines

@@ -1,0 +1,376 @@
+"""Being a good citizen: robots.txt, per-host pacing, and bounded retries.
+
+- :class:`RobotsPolicy` reads one robots.txt per origin with Protego, following RFC 9309.
+- :class:`HostLimiter` spaces request starts per host (delay, seeded jitter, Crawl-delay,
+  Retry-After) and caps concurrency per host.
+- :func:`with_retries` retries transient failures (connection errors, 429, 503) with
+  exponential back-off, honouring ``Retry-After``.
+- :func:`polite_fetcher` puts the last two around a :data:`~learner.fetch.PageFetcher`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit
+
+from protego import Protego
+
+from learner.errors import ConfigError, FetchError
+from learner.fetch import FetchResult, PageFetcher
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "HostLimiter",
+    "RetryPolicy",
+    "RobotsPolicy",
+    "origin_of",
+    "parse_retry_after",
+    "polite_fetcher",
+    "with_retries",
+]
+
+Sleep = Callable[[float], Awaitable[None]]
+Clock = Callable[[], float]
+
+_ALLOW_ALL = ""
+_DISALLOW_ALL = "User-agent: *\nDisallow: /\n"
+# RFC 9309 section 2.5: parse at least the first 500 KiB.
+_ROBOTS_MAX_BYTES = 500 * 1024
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, lower-case, default port omitted.
+
+    Args:
+        url: an absolute URL (or an origin).
+
+    >>> origin_of("HTTP://Shop.Test:80/list?page=2")
+    'http://shop.test'
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".")
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" if port in (None, default) else f"{scheme}://{host}:{port}"
+
+
+class RobotsPolicy:
+    """robots.txt rules of every origin, fetched once each and cached for the run.
+
+    RFC 9309 section 2.3.1: a 2xx file is obeyed; 4xx ("unavailable") allows everything;
+    5xx or a network failure ("unreachable") disallows everything. Redirects are followed by
+    the fetcher. A 429 counts as unreachable, as Google's crawler treats it.
+
+    Args:
+        fetcher: GETs one URL (the limiter-wrapped fetcher, so robots.txt is paced too).
+        user_agent: the crawler's User-Agent; groups match on its product token.
+
+    Example::
+
+        robots = RobotsPolicy(fetch_page, "samepage-learner/0.2")
+        if await robots.allowed("http://shop.example/product?id=1"): ...
+    """
+
+    def __init__(self, fetcher: PageFetcher, user_agent: str) -> None:
+        self._fetcher = fetcher
+        self._user_agent = user_agent
+        self._parsed: dict[str, Protego] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def _rules(self, url: str) -> Protego:
+        origin = origin_of(url)
+        parsed = self._parsed.get(origin)
+        if parsed is not None:
+            return parsed
+        lock = self._locks.setdefault(origin, asyncio.Lock())
+        async with lock:
+            if origin not in self._parsed:
+                self._parsed[origin] = Protego.parse(await self._download(origin))
+            return self._parsed[origin]
+
+    async def _download(self, origin: str) -> str:
+        robots_url = f"{origin}/robots.txt"
+        try:
+            result = await self._fetcher(robots_url)
+        except FetchError as exc:
+            logger.warning("robots.txt unreachable (%s): disallowing %s", exc.reason, origin)
+            return _DISALLOW_ALL
+        if 200 <= result.status < 300:
+            return result.body[:_ROBOTS_MAX_BYTES].decode("utf-8", errors="replace")
+        if 400 <= result.status < 500 and result.status != 429:
+            logger.info("no robots.txt at %s (%d): allowing all", origin, result.status)
+            return _ALLOW_ALL
+        logger.warning("robots.txt of %s answered %d: disallowing all", origin, result.status)
+        return _DISALLOW_ALL
+
+    async def allowed(self, url: str) -> bool:
+        """Whether robots.txt lets this crawler fetch ``url``.
+
+        Args:
+            url: an absolute URL.
+        """
+        rules = await self._rules(url)
+        return bool(rules.can_fetch(url, self._user_agent))
+
+    async def crawl_delay(self, origin: str) -> float | None:
+        """Return the ``Crawl-delay`` for this crawler at ``origin``, in seconds, if any.
+
+        Args:
+            origin: the origin, or any URL on it.
+        """
+        delay = (await self._rules(origin)).crawl_delay(self._user_agent)
+        return None if delay is None else float(delay)
+
+    async def sitemaps(self, origin: str) -> list[str]:
+        """Return the ``Sitemap:`` URLs listed in the robots.txt of ``origin``, in file order.
+
+        Args:
+            origin: the origin, or any URL on it.
+        """
+        return list((await self._rules(origin)).sitemaps)
+
+
+@dataclass(slots=True)
+class _HostState:
+    semaphore: asyncio.Semaphore
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    next_start: float = -math.inf
+    crawl_delay: float = 0.0
+
+
+class HostLimiter:
+    """At most ``per_host`` requests at once per host, and spaced request starts.
+
+    Consecutive starts for one host are at least ``max(delay_s, Crawl-delay)`` plus a jitter
+    drawn uniformly from ``[0, jitter_s]`` apart; the schedule is kept under a per-host lock
+    so concurrent callers queue in order.
+
+    Args:
+        delay_s: the least time between two request starts on one host.
+        jitter_s: the largest random extra delay, drawn from ``rng``.
+        per_host: the most requests in flight per host.
+        rng: the seeded source of jitter.
+        sleep: awaited to wait (tests pass a fake that records and advances a fake clock).
+        clock: monotonic seconds.
+
+    Example::
+
+        limiter = HostLimiter(rng=random.Random(7))
+        async with limiter.slot("shop.example"):
+            result = await fetch_page(url)
+    """
+
+    def __init__(
+        self,
+        *,
+        delay_s: float = 1.0,
+        jitter_s: float = 0.5,
+        per_host: int = 1,
+        rng: random.Random,
+        sleep: Sleep = asyncio.sleep,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        if not delay_s >= 0:
+            raise ConfigError("delay_s: must not be negative")
+        if not jitter_s >= 0:
+            raise ConfigError("jitter_s: must not be negative")
+        if per_host < 1:
+            raise ConfigError("per_host: must be at least 1")
+        self._delay_s = delay_s
+        self._jitter_s = jitter_s
+        self._per_host = per_host
+        self._rng = rng
+        self._sleep = sleep
+        self._clock = clock
+        self._hosts: dict[str, _HostState] = {}
+
+    def _state(self, host: str) -> _HostState:
+        key = host.lower()
+        state = self._hosts.get(key)
+        if state is None:
+            state = self._hosts[key] = _HostState(asyncio.Semaphore(self._per_host))
+        return state
+
+    def set_crawl_delay(self, host: str, seconds: float | None) -> None:
+        """Raise the host's delay to its robots.txt ``Crawl-delay`` (``None`` clears it).
+
+        Args:
+            host: the host name.
+            seconds: the Crawl-delay value.
+        """
+        self._state(host).crawl_delay = max(0.0, seconds or 0.0)
+
+    def note_retry_after(self, host: str, seconds: float) -> None:
+        """Start no request on ``host`` before ``seconds`` from now (a ``Retry-After``).
+
+        Args:
+            host: the host name.
+            seconds: how long the server asked us to wait.
+        """
+        state = self._state(host)
+        state.next_start = max(state.next_start, self._clock() + max(0.0, seconds))
+
+    @asynccontextmanager
+    async def slot(self, host: str) -> AsyncIterator[None]:
+        """Wait for this host's turn; the request runs inside the ``async with`` block.
+
+        Args:
+            host: the host name (compared case-insensitively).
+        """
+        state = self._state(host)
+        async with state.semaphore:
+            async with state.lock:
+                wait = state.next_start - self._clock()
+                if wait > 0:
+                    await self._sleep(wait)
+                start = max(self._clock(), state.next_start)
+                gap = max(self._delay_s, state.crawl_delay)
+                state.next_start = start + gap + self._rng.uniform(0.0, self._jitter_s)
+            yield
+
+
+def parse_retry_after(value: str | None, *, now: float) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value (delta-seconds or an HTTP date).
+
+    Args:
+        value: the header value, or ``None``.
+        now: the current POSIX time, for the date form.
+
+    >>> parse_retry_after("120", now=0), parse_retry_after("Thu, 01 Jan 1970 00:01:00 GMT", now=30)
+    (120.0, 30.0)
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How transient failures are retried.
+
+    Args:
+        attempts: the most tries in all (1 means no retry).
+        base_delay_s: the first back-off; it doubles each time.
+        max_delay_s: longer back-offs are capped here; a longer ``Retry-After`` ends the
+            retries (the last response is returned) rather than stall the run.
+        retry_statuses: the statuses that count as transient.
+    """
+
+    attempts: int = 3
+    base_delay_s: float = 1.0
+    max_delay_s: float = 60.0
+    retry_statuses: frozenset[int] = frozenset({429, 503})
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ConfigError("attempts: must be at least 1")
+        if not self.base_delay_s >= 0:
+            raise ConfigError("base_delay_s: must not be negative")
+        if not self.max_delay_s >= self.base_delay_s:
+            raise ConfigError("max_delay_s: must be at least base_delay_s")
+
+
+async def with_retries(
+    attempt: Callable[[], Awaitable[FetchResult]],
+    *,
+    policy: RetryPolicy = RetryPolicy(),
+    sleep: Sleep = asyncio.sleep,
+    now: Clock = time.time,
+    on_retry_after: Callable[[float], None] | None = None,
+) -> FetchResult:
+    """Run ``attempt`` until it succeeds, a non-transient status comes back, or tries run out.
+
+    Transient: :class:`~learner.errors.FetchError` and the statuses of ``policy``. The wait
+    before try ``k + 1`` is ``base_delay_s * 2**(k - 1)``, or the server's ``Retry-After``
+    when that is longer.
+
+    Args:
+        attempt: makes one try.
+        policy: the retry bounds.
+        sleep: awaited to wait (injectable for tests).
+        now: POSIX time, for ``Retry-After`` dates.
+        on_retry_after: told every ``Retry-After`` seen (e.g. ``HostLimiter.note_retry_after``).
+
+    Raises:
+        FetchError: the last one, when every try failed to connect.
+    """
+    for number in range(1, policy.attempts + 1):
+        last = number == policy.attempts
+        backoff = min(policy.base_delay_s * 2 ** (number - 1), policy.max_delay_s)
+        try:
+            result = await attempt()
+        except FetchError as exc:
+            if last:
+                raise
+            logger.info("retrying %s in %.1f s: %s", exc.url, backoff, exc.reason)
+            await sleep(backoff)
+            continue
+        if result.status not in policy.retry_statuses:
+            return result
+        retry_after = parse_retry_after(result.headers.get("retry-after"), now=now())
+        if retry_after is not None and on_retry_after is not None:
+            on_retry_after(retry_after)
+        if last or (retry_after is not None and retry_after > policy.max_delay_s):
+            return result
+        delay = max(backoff, retry_after or 0.0)
+        logger.info("retrying %s in %.1f s: status %d", result.url, delay, result.status)
+        await sleep(delay)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def polite_fetcher(
+    fetcher: PageFetcher,
+    *,
+    limiter: HostLimiter,
+    policy: RetryPolicy = RetryPolicy(),
+    sleep: Sleep = asyncio.sleep,
+    now: Clock = time.time,
+) -> PageFetcher:
+    """Wrap ``fetcher`` so each try waits for its host's slot and transient failures retry.
+
+    Args:
+        fetcher: GETs one URL.
+        limiter: paces requests per host; told about every ``Retry-After``.
+        policy: the retry bounds.
+        sleep: awaited for back-off waits.
+        now: POSIX time, for ``Retry-After`` dates.
+    """
+
+    async def polite(url: str) -> FetchResult:
+        host = urlsplit(url).hostname or ""
+
+        async def attempt() -> FetchResult:
+            async with limiter.slot(host):
+                return await fetcher(url)
+
+        return await with_retries(
+            attempt,
+            policy=policy,
+            sleep=sleep,
+            now=now,
+            on_retry_after=lambda seconds: limiter.note_retry_after(host, seconds),
+        )
+
+    return polite

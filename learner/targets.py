@@ -1,0 +1,95 @@
+"""The domains file: which sites to study, as learned-set keys and origins."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from learner.errors import ConfigError
+from samepage import InvalidURL, normalize_url
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Target", "parse_target", "read_targets"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One site to study.
+
+    Attributes:
+        key: the learned-set key, ``host`` or ``host:port`` for a non-default port.
+        origin: ``scheme://host[:port]``, where discovery starts.
+        host: the host name (lower case, IDNA).
+        port: the port as written in normalised URLs ("" for the default).
+    """
+
+    key: str
+    origin: str
+    host: str
+    port: str
+
+    def covers(self, url: str) -> bool:
+        """Whether a normalised URL belongs to this site: the host or a subdomain, same port."""
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = str(parts.port) if parts.port is not None else ""
+        if port != self.port:
+            return False
+        return host == self.host or host.endswith("." + self.host)
+
+
+def parse_target(line: str) -> Target:
+    """Read one line of a domains file: ``example.com`` (https) or an origin URL.
+
+    Raises:
+        ConfigError: when the line is neither a host name nor an http(s) origin.
+
+    >>> parse_target("http://127.0.0.1:8080")
+    Target(key='127.0.0.1:8080', origin='http://127.0.0.1:8080', host='127.0.0.1', port='8080')
+    >>> parse_target("Shop.Example").key
+    'shop.example'
+    """
+    text = line.strip()
+    url = text if "://" in text else f"https://{text}"
+    try:
+        normalized = normalize_url(url)
+    except InvalidURL as exc:
+        raise ConfigError(f"domain {text!r}: {exc.reason}") from None
+    parts = urlsplit(normalized)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"domain {text!r}: expected a host name or an http(s) origin")
+    if parts.path not in ("", "/") or parts.query:
+        raise ConfigError(f"domain {text!r}: give an origin, without a path or query")
+    port = str(parts.port) if parts.port is not None else ""
+    netloc = parts.netloc.rpartition("@")[2]
+    host = netloc.rsplit(":", 1)[0] if port else netloc
+    return Target(f"{host}:{port}" if port else host, f"{parts.scheme}://{netloc}", host, port)
+
+
+def read_targets(path: str | Path) -> list[Target]:
+    """Read a domains file: one domain or origin per line, ``#`` comments, blank lines skipped.
+
+    Raises:
+        ConfigError: when the file cannot be read, names nothing, or has a bad line
+            (the message gives its line number).
+    """
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"domains file {path}: {exc}") from exc
+    targets: dict[str, Target] = {}
+    for number, raw in enumerate(lines, start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            target = parse_target(line)
+        except ConfigError as exc:
+            raise ConfigError(f"{path}:{number}: {exc}") from None
+        targets.setdefault(target.key, target)
+    if not targets:
+        raise ConfigError(f"domains file {path}: no domains listed")
+    return list(targets.values())

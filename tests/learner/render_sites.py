@@ -1,0 +1,280 @@
+"""Small sites for the renderer and fingerprint tests.
+
+``shop.test`` serves one product template whose parts come from query parameters (name,
+price, a small picture, a review far below the first screen), the same template with noise
+(rotating banner, clock, random id), a client-side rendered variant and a page that is all
+noise. ``hostile.test`` serves pages that try to stall or mislead a renderer.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import itertools
+import json
+import os
+import time
+from collections.abc import Iterator
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from learner.demo.server import Request, Response, Site
+
+__all__ = [
+    "DEFAULT_PRICE",
+    "DEFAULT_REVIEW",
+    "ELSEWHERE",
+    "HOSTILE",
+    "SHOP",
+    "render_sites",
+]
+
+SHOP = "shop.test"
+HOSTILE = "hostile.test"
+ELSEWHERE = "elsewhere.test"
+
+DEFAULT_NAME = "Sturdy Cedar Lamp"
+DEFAULT_PRICE = "19.99"
+DEFAULT_REVIEW = "Sturdy and bright, five stars from Ann."
+
+_BANNERS = (
+    "Deal of the hour: 10% off lamps",
+    "Deal of the hour: 15% off desks",
+    "Deal of the hour: 20% off stool",
+    "Deal of the hour: 25% off chair",
+)
+
+_LOREM = (
+    "Made in our workshop since 1987. Every order ships in recycled packaging and comes "
+    "with a two-year guarantee. Returns are free within thirty days of delivery."
+)
+
+
+def _page(title: str, body: str, *, head: str = "") -> str:
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{html.escape(title)}</title>"
+        "<style>body{margin:0;font:16px/1.4 sans-serif;color:#222}"
+        "header{height:90px;background:#234;color:#fff;padding:0 24px}"
+        "nav a{color:#fff;margin-right:18px}main{padding:24px}"
+        ".price{font-size:28px;color:#a11}footer{background:#eee;padding:24px}</style>"
+        f"{head}</head><body>{body}</body></html>"
+    )
+
+
+def _header(extra: str = "") -> str:
+    return (
+        "<header><b style='font-size:24px'>Samepage Test Shop</b> "
+        "<nav><a href=/>Home</a><a href=/tpl>Lamps</a><a href=/tpl>Desks</a></nav>"
+        f"{extra}</header>"
+    )
+
+
+def _product(name: str, price: str, img: str, review: str) -> str:
+    picture = f"<img src='/img?n={html.escape(img)}' width=48 height=48 alt=''>"
+    return (
+        f"<main><div style='display:flex;gap:16px'>{picture}<div>"
+        f"<h1>{html.escape(name)}</h1><p class=price>${html.escape(price)}</p></div></div>"
+        f"<p>{_LOREM}</p><p>{_LOREM}</p></main>"
+        # Far below the first screen: only a full-page capture or the page text sees it.
+        f"<section style='margin-top:1300px;padding:24px'><h2>Reviews</h2>"
+        f"<p>{html.escape(review)}</p></section>"
+        "<footer>Samepage Test Shop, 1 Test Street. Terms, privacy, contact.</footer>"
+    )
+
+
+def _params(request: Request) -> tuple[str, str, str, str]:
+    p = request.params
+    return (
+        p.get("name", DEFAULT_NAME),
+        p.get("price", DEFAULT_PRICE),
+        p.get("img", "1"),
+        p.get("review", DEFAULT_REVIEW),
+    )
+
+
+@cache
+def picture_png(number: int) -> bytes:
+    """A 48x48 picture; different numbers draw different stripes of the same two colours."""
+    image = Image.new("RGB", (48, 48), "#d8c9a8")
+    draw = ImageDraw.Draw(image)
+    for i in range(number % 5 + 1):
+        offset = i * 48 // (number % 5 + 1)
+        draw.rectangle((offset, 0, offset + 4, 47), fill="#5a4632")
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def _shop() -> Site:
+    site = Site(SHOP)
+    rotation = itertools.count()
+
+    @site.route("/tpl")
+    def template(request: Request) -> Response:
+        name, price, img, review = _params(request)
+        return Response(body=_page(name, _header() + _product(name, price, img, review)))
+
+    @site.route("/img")
+    def picture(request: Request) -> Response:
+        number = request.params.get("n", "1")
+        return Response(
+            body=picture_png(int(number) if number.isdigit() else 1), content_type="image/png"
+        )
+
+    @site.route("/noisy")
+    def noisy(request: Request) -> Response:
+        name, price, img, review = _params(request)
+        # The banner rotates on every load, so any two renders show different ones.
+        banner = _BANNERS[next(rotation) % len(_BANNERS)]
+        clock = time.strftime("%H:%M:%S") + f".{time.time_ns() % 10**9:09d}"
+        noise = (
+            f"<div style='float:right;width:330px;height:70px;margin-top:10px'>"
+            f"<div>{banner}</div><div>Server time {clock}</div>"
+            f"<div>Request {os.urandom(6).hex()}</div></div>"
+        )
+        return Response(body=_page(name, _header(noise) + _product(name, price, img, review)))
+
+    @site.route("/chaos")
+    def chaos(request: Request) -> Response:
+        # Every load is different from top to bottom: nothing can be compared.
+        row = "<div style='height:40px;background:#{}'>{}</div>"
+        rows = "".join(row.format(os.urandom(3).hex(), os.urandom(8).hex()) for _ in range(40))
+        return Response(body=_page("Chaos", rows))
+
+    @site.route("/csr")
+    def client_side(request: Request) -> Response:
+        # Content arrives after load, in two steps: an API call, then (on a later task) a
+        # second one whose answer is inserted.
+        name = json.dumps(request.params.get("name", DEFAULT_NAME))
+        script = f"""<script>
+addEventListener('load', () => {{
+  fetch('/api/product?name=' + encodeURIComponent({name})).then(r => r.json()).then(p => {{
+    document.getElementById('app').innerHTML =
+      '<h1 id=name></h1><p class=price id=price></p><ul id=reviews></ul>';
+    document.getElementById('name').textContent = p.name;
+    document.getElementById('price').textContent = '$' + p.price;
+    setTimeout(() => fetch('/api/reviews').then(r => r.json()).then(list => {{
+      for (const text of list) {{
+        const li = document.createElement('li'); li.textContent = text;
+        document.getElementById('reviews').appendChild(li);
+      }}
+    }}), 0);
+  }});
+}});
+</script>"""
+        return Response(body=_page("Loading", _header() + "<main id=app>Loading…</main>" + script))
+
+    @site.route("/api/product")
+    def api_product(request: Request) -> Response:
+        data = {"name": request.params.get("name", DEFAULT_NAME), "price": DEFAULT_PRICE}
+        return Response(body=json.dumps(data), content_type="application/json")
+
+    @site.route("/api/reviews")
+    def api_reviews(request: Request) -> Response:
+        data = ["Bright enough to read by.", "Arrived in two days."]
+        return Response(body=json.dumps(data), content_type="application/json")
+
+    @site.route("/clock")
+    def clock(request: Request) -> Response:
+        script = (
+            "<script>document.getElementById('now').textContent = new Date().toISOString();"
+            "setTimeout(() => { document.getElementById('timer').textContent = 'timer fired'; },"
+            " 50);</script>"
+        )
+        return Response(body=_page("Clock", "<p id=now></p><p id=timer>waiting</p>" + script))
+
+    @site.route("/item")
+    def item(request: Request) -> Response:
+        # Without its id the item page is a 404: removing "id" changes the status.
+        if "id" not in request.params:
+            return Response(404, _page("Not found", _header() + "<main>No such item</main>"))
+        return template(request)
+
+    @site.route("/go")
+    def go(request: Request) -> Response:
+        target = "/tpl?name=" + request.params["to"] if "to" in request.params else "/tpl"
+        return Response(302, "", headers={"Location": target})
+
+    @site.route("/moved")
+    def moved(request: Request) -> Response:
+        return Response(301, "", headers={"Location": "/tpl?name=Moved+Lamp"})
+
+    return site
+
+
+def _redirect(location: str) -> Response:
+    return Response(302, "", headers={"Location": location})
+
+
+def _forever(request: Request) -> Iterator[bytes]:
+    yield b"\x89PNG\r\n\x1a\n"
+    # Never completes while the test run lasts; returns at once when the server stops.
+    request.stopping.wait(timeout=120)
+
+
+def _hostile() -> Site:
+    site = Site(HOSTILE)
+    plain = _page("Hostile", "<main><h1>Still here</h1></main>")
+    site.routes["/loop"] = lambda request: _redirect("/loop2")
+    site.routes["/loop2"] = lambda request: _redirect("/loop")
+    site.routes["/away"] = lambda request: _redirect(f"http://{ELSEWHERE}/landing")
+    site.routes["/mailto"] = lambda request: _redirect("mailto:sales@hostile.test")
+    site.routes["/file"] = lambda request: _redirect("file:///etc/passwd")
+    site.routes["/hop"] = lambda request: _redirect("/hop2")
+    site.routes["/hop2"] = lambda request: _redirect("/plain")
+    site.routes["/plain"] = lambda request: Response(body=plain)
+    site.routes["/download"] = lambda request: Response(
+        body=b"PK\x03\x04 not really a zip",
+        content_type="application/zip",
+        headers={"Content-Disposition": "attachment; filename=catalogue.zip"},
+    )
+    late = (
+        "<main>Your file is coming</main><script>addEventListener('load', () => {"
+        "const a = document.createElement('a'); a.href = '/download'; a.download = 'c.zip';"
+        "document.body.appendChild(a); a.click(); });</script>"
+    )
+    site.routes["/late-download"] = lambda request: Response(body=_page("Late", late))
+    script_away = f"<script>location.href = 'http://{ELSEWHERE}/landing';</script>"
+    site.routes["/js-away"] = lambda request: Response(body=_page("Away", script_away))
+    dialogs = (
+        "<script>alert('hello'); confirm('sure?'); prompt('name?');</script>"
+        "<main><h1>After the dialogs</h1></main>"
+    )
+    site.routes["/dialog"] = lambda request: Response(body=_page("Dialogs", dialogs))
+    popup = (
+        "<main><h1>Opener</h1></main><script>addEventListener('load', () => {"
+        "window.open('/plain', 'ad'); window.open('/plain', 'ad2'); });</script>"
+    )
+    site.routes["/popup"] = lambda request: Response(body=_page("Popup", popup))
+    never = "<main><h1>Loading forever</h1><img src='/forever.png'></main>"
+    site.routes["/never"] = lambda request: Response(body=_page("Never", never))
+    site.routes["/forever.png"] = lambda request: Response(
+        body=_forever(request), content_type="image/png"
+    )
+    busy = (
+        "<main><h1>Busy</h1></main><script>addEventListener('load', () => "
+        "setTimeout(() => { while (true) {} }, 0));</script>"
+    )
+    site.routes["/busy"] = lambda request: Response(body=_page("Busy", busy))
+    huge_text = "".join(f"<p>Paragraph {n} of a very long page.</p>" for n in range(4000))
+    huge = f"<main style='height:60000px'>{huge_text}</main>"
+    site.routes["/huge"] = lambda request: Response(body=_page("Huge", huge))
+    site.routes["/missing"] = lambda request: Response(
+        404, _page("Not found", "<main><h1>Nothing here</h1></main>")
+    )
+    return site
+
+
+def _elsewhere() -> Site:
+    site = Site(ELSEWHERE)
+    site.routes["/landing"] = lambda request: Response(
+        body=_page("Elsewhere", "<main>Another site</main>")
+    )
+    return site
+
+
+def render_sites() -> list[Site]:
+    """The sites served to the renderer and fingerprint tests."""
+    return [_shop(), _hostile(), _elsewhere()]

@@ -1,0 +1,235 @@
+"""End to end: the learner on the multi-site fixture, in real Chromium, then the normalizer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from learner.browser import BrowserChoice
+from learner.config import LearnerConfig
+from learner.crawl import CrawlResult, GateRefused, crawl
+from learner.demo.server import SiteServer
+from samepage import MIQPSNormalizer, load_learned
+from tests.plugins.crawl import CONFIG, TARGETS
+from tests.site.fixture import (
+    FIXTURE_HOSTS,
+    NEVER_FETCHED,
+    REDUNDANT,
+    TRUTH,
+    different_page_pairs,
+    observed_urls,
+    same_page_pairs,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def _verdicts(result: CrawlResult) -> dict[str, dict[str, dict[str, str]]]:
+    return {
+        host: {
+            p: {n: v.verdict for n, v in entry.params.items()}
+            for p, entry in domain.patterns.items()
+        }
+        for host, domain in result.learned.domains.items()
+    }
+
+
+def test_verdicts_match_the_truth(fixture_run: CrawlResult) -> None:
+    learned = _verdicts(fixture_run)
+    for host, patterns in TRUTH.items():
+        for pattern, truth in patterns.items():
+            got = learned[host][pattern]
+            redundant = REDUNDANT.get(host, {}).get(pattern, frozenset())
+            # Of parameters that stand in for each other, at least one must be kept.
+            assert any(got[n] == "non-neutral" for n in redundant) or not redundant, (
+                host,
+                pattern,
+                got,
+            )
+            exact = {n: v for n, v in truth.items() if n not in redundant}
+            assert {n: got[n] for n in exact} == exact, (host, pattern, got)
+
+
+def test_undecided_parameters_say_why(fixture_run: CrawlResult) -> None:
+    for host, domain in fixture_run.learned.domains.items():
+        for pattern, entry in domain.patterns.items():
+            for name, verdict in entry.params.items():
+                if verdict.verdict == "non-neutral" and verdict.changed == 0:
+                    assert verdict.reason, (host, pattern, name)
+    hostile = {
+        p: entry.params[p]
+        for p, entry in fixture_run.learned.domains["hostile.test"].patterns.items()
+    }
+    # Pages that cannot be rendered prove nothing: every sample failed, with the cause named.
+    causes = {
+        "dest": "another host",
+        "file": "download",
+        "img": "not settled",
+        "job": "not settled",
+        "step": "redirect loop",
+        "target": "non-HTTP",
+        "seed": "",
+    }
+    for name, cause in causes.items():
+        verdict = hostile[name]
+        assert (verdict.verdict, verdict.tested) == ("non-neutral", 0), name
+        assert verdict.failed > 0 and cause in (verdict.reason or ""), (name, verdict.reason)
+    # A dialog is dismissed and a pop-up closed: those pages render, and their parameter matters.
+    for name in ("msg", "offer"):
+        assert hostile[name].verdict == "non-neutral" and hostile[name].changed >= 1, name
+
+
+def test_robots_disallowed_paths_are_never_fetched(
+    fixture_run: CrawlResult, fixture_server: SiteServer
+) -> None:
+    for host, prefixes in NEVER_FETCHED.items():
+        fetched = [r.path for r in fixture_server.requests_for(host)]
+        assert fetched, host
+        assert not [p for p in fetched if p.startswith(prefixes)], host
+    private = fixture_run.learned.domains["shop.test"].patterns["account&token"].params["token"]
+    assert private.verdict == "non-neutral" and "robots" in (private.reason or "")
+
+
+def test_learned_file_merges_same_pages_and_keeps_different_apart(fixture_run: CrawlResult) -> None:
+    norm = MIQPSNormalizer(learned=fixture_run.out)
+    for a, b in same_page_pairs():
+        assert norm.normalize(a) == norm.normalize(b), (a, b)
+    for a, b in different_page_pairs():
+        assert norm.normalize(a) != norm.normalize(b), (a, b)
+
+
+def test_stats_and_evidence_are_written(fixture_run: CrawlResult) -> None:
+    stats = json.loads((fixture_run.run_folder / "stats.json").read_text())
+    assert stats["renders"] == sum(d["renders"] for d in stats["domains"].values()) > 0
+    assert set(stats["domains"]) == set(FIXTURE_HOSTS)
+    assert stats["settings"]["samples"] == 4
+    thumbs = list((fixture_run.run_folder / "evidence").glob("*.jpg"))
+    assert thumbs and sum(p.stat().st_size for p in thumbs) == stats["evidence_bytes"]
+    written = load_learned(fixture_run.out)
+    assert written.settings["samples"] == 4
+    assert written.domains["shop.test"].extra["renders"] == stats["domains"]["shop.test"]["renders"]
+
+
+async def test_rerun_resumes_everything_and_the_gate_refuses_flips(
+    fixture_run: CrawlResult,
+    fixture_server: SiteServer,
+    browser_choice: BrowserChoice,
+    tmp_path: Path,
+) -> None:
+    # The previously published set kept "sessionid"; the new run finds it neutral.
+    previous = fixture_run.learned.to_json()
+    params = previous["domains"]["shop.test"]["patterns"]["color&id&sessionid&trk"]["params"]
+    params["sessionid"]["verdict"] = "non-neutral"
+    previous_path = tmp_path / "previous.json"
+    previous_path.write_text(json.dumps(previous), encoding="utf-8")
+    out = tmp_path / "learned.json"
+    kwargs = dict(
+        config=LearnerConfig(
+            **{**CONFIG.to_json(), "render": CONFIG.render, "gate_max_flip_fraction": 0.05}
+        ),
+        out=out,
+        cache=fixture_run.run_folder,
+        observed=observed_urls(),
+        resolve=fixture_server.resolve(),
+        browser=browser_choice.executable,
+        previous=previous_path,
+    )
+    with pytest.raises(GateRefused) as refused:
+        await crawl(TARGETS, **kwargs)  # type: ignore[arg-type]
+    assert not out.exists()
+    assert [(f.param, f.old, f.new) for f in refused.value.diff.dangerous] == [
+        ("sessionid", "non-neutral", "neutral")
+    ]
+    assert refused.value.kept_at.exists()
+    forced = await crawl(TARGETS, **kwargs, force=True)  # type: ignore[arg-type]
+    assert out.exists()
+    # Every comparison came from the checkpoint: only the failed originals render again.
+    assert forced.stats["comparisons"] == 0
+    assert forced.stats["resumed_comparisons"] >= fixture_run.stats["comparisons"]
+    assert _verdicts(forced) == _verdicts(fixture_run)
+
+
+async def test_killed_run_resumes_without_repeating_finished_work(
+    fixture_server: SiteServer, browser_choice: BrowserChoice, tmp_path: Path
+) -> None:
+    domains = tmp_path / "domains.txt"
+    domains.write_text("# the fixture shop\nhttp://shop.test\n", encoding="utf-8")
+    urls = tmp_path / "urls.txt"
+    urls.write_text(
+        "\n".join(u for u in observed_urls() if "shop.test/product" in u), encoding="utf-8"
+    )
+    args = [
+        sys.executable,
+        "-m",
+        "learner",
+        "-v",
+        "crawl",
+        str(domains),
+        "--urls",
+        str(urls),
+        "--out",
+        str(tmp_path / "learned.json"),
+        "--cache",
+        str(tmp_path / "run"),
+        "--resolve",
+        f"shop.test={fixture_server.address}",
+        "--samples",
+        "4",
+        "--min-samples",
+        "3",
+        "--delay",
+        "0",
+        "--timeout",
+        "6",
+    ]
+    if browser_choice.executable:
+        args += ["--browser", browser_choice.executable]
+    process = await asyncio.create_subprocess_exec(
+        *args, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL
+    )
+    assert process.stderr is not None
+    recorded = 0
+    async with asyncio.timeout(120):
+        while recorded < 3:
+            line = (await process.stderr.readline()).decode()
+            assert line, "the crawl ended before it was killed"
+            if "checkpoint:" in line:
+                recorded = int(line.split("checkpoint:")[1].split()[0])
+    process.send_signal(signal.SIGKILL)
+    await process.wait()
+    assert not (tmp_path / "learned.json").exists()
+    lines = (tmp_path / "run" / "checkpoint.jsonl").read_text().splitlines()
+    assert len(lines) >= 3
+    done = {
+        (json.loads(line)["pair"]["original"], json.loads(line)["pair"]["candidate"])
+        for line in lines
+    }
+
+    resumed = await asyncio.create_subprocess_exec(
+        *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
+    async with asyncio.timeout(300):
+        stdout, _ = await resumed.communicate()
+    assert resumed.returncode == 0, stdout.decode()
+    stats = json.loads((tmp_path / "run" / "stats.json").read_text())
+    assert stats["resumed_comparisons"] == len(done)
+    after = (tmp_path / "run" / "checkpoint.jsonl").read_text().splitlines()
+    pairs = [
+        (json.loads(line)["pair"]["original"], json.loads(line)["pair"]["candidate"])
+        for line in after
+    ]
+    # No finished comparison was done a second time.
+    assert len(pairs) == len(set(pairs))
+    verdicts = (
+        load_learned(tmp_path / "learned.json")
+        .domains["shop.test"]
+        .patterns["color&id&sessionid&trk"]
+    )
+    assert {n: v.verdict for n, v in verdicts.params.items()} == TRUTH["shop.test"][
+        "color&id&sessionid&trk"
+    ]

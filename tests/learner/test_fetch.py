@@ -1,0 +1,183 @@
+"""Plain HTTP fetching against the fixture server: resolve, redirects, caps, failures."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from learner.demo.server import SiteServer
+from learner.errors import ConfigError, FetchError
+from learner.fetch import FetchResult, fetch, parse_resolve
+
+UA = "samepage-learner-test/1.0"
+
+
+async def get(server: SiteServer, url: str, **options: object) -> FetchResult:
+    settings: dict[str, object] = {"timeout_s": 5.0, **options}
+    return await fetch(url, resolve=server.resolve(), user_agent=UA, **settings)  # type: ignore[arg-type]
+
+
+async def test_resolve_sends_original_host_and_user_agent(fixture_server: SiteServer) -> None:
+    before = len(fixture_server.requests)
+    result = await get(fixture_server, "http://shop.test/product?id=1&color=red")
+    assert result.status == 200
+    assert result.final_url == result.url == "http://shop.test/product?id=1&color=red"
+    assert result.content_type == "text/html"
+    assert b"Quiet Chair" in result.body and b"Colour: red" in result.body
+    assert not result.truncated
+    logged = fixture_server.requests[before:]
+    assert [(r.host, r.path, r.query, r.user_agent) for r in logged] == [
+        ("shop.test", "/product", "id=1&color=red", UA)
+    ]
+
+
+async def test_headers_are_lower_case(fixture_server: SiteServer) -> None:
+    result = await get(fixture_server, "http://hostile.test/download?file=1")
+    assert result.headers["content-disposition"] == 'attachment; filename="report.zip"'
+    assert result.headers["content-length"] == str(len(result.body))
+
+
+async def test_non_ascii_query_is_percent_encoded(fixture_server: SiteServer) -> None:
+    before = len(fixture_server.requests)
+    result = await get(fixture_server, "http://shop.test/product?id=2&color=gr\u00fcn x")
+    assert result.status == 200
+    assert fixture_server.requests[before].query == "id=2&color=gr%C3%BCn%20x"
+
+
+async def test_redirect_followed_to_final_url(fixture_server: SiteServer) -> None:
+    result = await get(fixture_server, "http://news.test/go?id=3")
+    assert result.url == "http://news.test/go?id=3"
+    assert result.final_url == "http://news.test/article?id=3"
+    assert result.status == 200
+
+
+async def test_redirect_to_other_host_is_resolved_again(fixture_server: SiteServer) -> None:
+    result = await get(fixture_server, "http://hostile.test/away?dest=4")
+    assert result.final_url == "http://elsewhere.test/landing?dest=4"
+    assert b"You have left hostile.test" in result.body
+
+
+async def test_redirect_loop_fails(fixture_server: SiteServer) -> None:
+    with pytest.raises(FetchError, match="more than 5 redirects"):
+        await get(fixture_server, "http://hostile.test/loop?step=1")
+
+
+async def test_redirect_bound_is_exact(fixture_server: SiteServer) -> None:
+    with pytest.raises(FetchError, match="more than 0 redirects"):
+        await get(fixture_server, "http://news.test/go?id=1", max_redirects=0)
+    result = await get(fixture_server, "http://news.test/go?id=1", max_redirects=1)
+    assert result.final_url == "http://news.test/article?id=1"
+
+
+async def test_redirect_to_file_scheme_fails(fixture_server: SiteServer) -> None:
+    with pytest.raises(FetchError, match="non-HTTP URL: 'file:///etc/passwd'"):
+        await get(fixture_server, "http://hostile.test/scheme?target=1")
+
+
+async def test_body_is_capped(fixture_server: SiteServer) -> None:
+    result = await get(fixture_server, "http://hostile.test/huge?seed=1", max_bytes=1000)
+    assert result.truncated
+    assert len(result.body) == 1000
+    assert result.body.startswith(b"<!DOCTYPE html>")
+
+
+async def test_body_at_exact_cap_is_not_truncated(fixture_server: SiteServer) -> None:
+    full = await get(fixture_server, "http://shop.test/about")
+    exact = await get(fixture_server, "http://shop.test/about", max_bytes=len(full.body))
+    assert exact.body == full.body and not exact.truncated
+
+
+async def test_http_errors_are_results(fixture_server: SiteServer) -> None:
+    result = await get(fixture_server, "http://shop.test/no-such-page")
+    assert result.status == 404
+
+
+async def test_stalled_response_times_out(fixture_server: SiteServer) -> None:
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="timed out"):
+        await get(fixture_server, "http://hostile.test/never?img=1", timeout_s=0.3)
+    assert time.monotonic() - started < 2.0
+
+
+async def test_unreachable_raises_fetch_error(unreachable_url: str) -> None:
+    with pytest.raises(FetchError, match="ConnectionRefusedError") as info:
+        await fetch(unreachable_url, resolve=None, user_agent=UA, timeout_s=2)
+    assert info.value.url == unreachable_url
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://shop.test/x", "/relative", "http:///nohost", "http://h.test:99999/"]
+)
+async def test_bad_urls_raise_fetch_error(url: str) -> None:
+    with pytest.raises(FetchError):
+        await fetch(url, resolve={"h.test": "127.0.0.1:9"}, user_agent=UA, timeout_s=1)
+
+
+@pytest.mark.parametrize(
+    "resolve, message",
+    [
+        ({"shop.test": "localhost:80"}, "'shop.test'='localhost:80': 'localhost' is not an IP"),
+        ({"shop.test": "127.0.0.1"}, "'shop.test'='127.0.0.1': '' is not an IP"),
+        ({"shop.test": "127.0.0.1:0"}, "'shop.test'='127.0.0.1:0': the port must be"),
+        ({"shop.test": "127.0.0.1:http"}, "the port must be"),
+        ({"shop.test:80": "127.0.0.1:80"}, "'shop.test:80'='127.0.0.1:80': the key must be"),
+        ({"": "127.0.0.1:80"}, "the key must be a bare host name"),
+        ({"v6.test": "[::1]"}, "'v6.test'='\\[::1\\]': the port must be"),
+    ],
+)
+async def test_bad_resolve_entries_are_named(resolve: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        await fetch("http://shop.test/", resolve=resolve, user_agent=UA, timeout_s=1)
+
+
+def test_parse_resolve_accepts_ipv6_and_normalises_host() -> None:
+    assert parse_resolve({"Shop.Test.": "[::1]:8443"}) == {"shop.test": ("::1", 8443)}
+    assert parse_resolve(None) == {}
+
+
+@pytest.mark.parametrize("option", [{"timeout_s": 0}, {"max_bytes": -1}, {"max_redirects": -1}])
+async def test_bad_options_are_named(option: dict[str, float]) -> None:
+    name = next(iter(option))
+    settings: dict[str, float] = {"timeout_s": 1.0, **option}
+    with pytest.raises(ConfigError, match=name):
+        await fetch("http://shop.test/", resolve=None, user_agent=UA, **settings)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def tls_listener() -> Iterator[tuple[int, list[str]]]:
+    """A TLS endpoint without a certificate: it records the SNI name, then the handshake fails."""
+    names: list[str] = []
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.sni_callback = lambda sock, name, ctx: names.append(name or "") or None  # type: ignore[func-returns-value]
+    listener = socket.create_server(("127.0.0.1", 0))
+    done = threading.Event()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn, contextlib.suppress(ssl.SSLError, OSError):
+            context.wrap_socket(conn, server_side=True)
+        done.set()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1], names
+    done.wait(5)
+    listener.close()
+
+
+async def test_https_sends_sni_of_original_host(tls_listener: tuple[int, list[str]]) -> None:
+    port, names = tls_listener
+    with pytest.raises(FetchError, match="SSL"):
+        await fetch(
+            "https://secure.test/page",
+            resolve={"secure.test": f"127.0.0.1:{port}"},
+            user_agent=UA,
+            timeout_s=5,
+        )
+    assert names == ["secure.test"]

@@ -1,0 +1,176 @@
+"""Renderer tests against real Chromium and the local render sites."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+from learner.browser import BrowserChoice
+from learner.config import RenderSettings
+from learner.demo.server import SiteServer
+from learner.errors import NavigationFailed, RenderTimeout
+from learner.renderer import Renderer, Rendering
+from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
+
+pytestmark = pytest.mark.browser
+
+SHOP = "http://shop.test"
+HOSTILE = "http://hostile.test"
+
+
+def _size(rendering: Rendering) -> tuple[int, int]:
+    with Image.open(io.BytesIO(rendering.screenshot)) as image:
+        return image.size
+
+
+async def test_template_page_is_rendered_whole(
+    renderer: Renderer, render_settings: RenderSettings
+) -> None:
+    rendering = await renderer.render(f"{SHOP}/tpl?ref=mail")
+    assert rendering.status == 200
+    assert rendering.final_url == f"{SHOP}/tpl?ref=mail"
+    assert rendering.redirects == ()
+    assert rendering.settled is True
+    assert rendering.title == "Sturdy Cedar Lamp"
+    assert f"${DEFAULT_PRICE}" in rendering.text
+    # The review sits ~1900 px down: the capture reaches it, beyond the 600 px viewport.
+    assert DEFAULT_REVIEW in rendering.text
+    width, height = _size(rendering)
+    assert width == render_settings.viewport_width
+    assert render_settings.viewport_height < height <= render_settings.max_page_height
+    assert rendering.screenshot.startswith(b"\x89PNG")
+    assert 0 < rendering.elapsed_s < render_settings.page_timeout_s
+
+
+async def test_two_renders_of_one_page_are_identical(renderer: Renderer) -> None:
+    first, second = [await renderer.render(f"{SHOP}/tpl") for _ in range(2)]
+    assert first.screenshot == second.screenshot
+    assert first.text == second.text
+
+
+async def test_client_side_content_is_waited_for(renderer: Renderer) -> None:
+    rendering = await renderer.render(f"{SHOP}/csr?name=Quiet+Kettle")
+    assert rendering.settled is True
+    assert "Loading" not in rendering.text
+    assert "Quiet Kettle" in rendering.text
+    assert "Arrived in two days." in rendering.text
+
+
+async def test_clock_is_fixed_and_timers_run(
+    renderer: Renderer, render_settings: RenderSettings
+) -> None:
+    rendering = await renderer.render(f"{SHOP}/clock")
+    assert rendering.text.splitlines() == ["2026-01-01T00:00:00.000Z", "", "timer fired"]
+    assert render_settings.fixed_time.startswith("2026-01-01T00:00:00")
+
+
+async def test_user_agent_is_the_settings_one(
+    renderer: Renderer, render_server: SiteServer, render_settings: RenderSettings
+) -> None:
+    await renderer.render(f"{SHOP}/tpl?ua=check")
+    agents = {
+        r.user_agent for r in render_server.requests_for("shop.test") if r.query == "ua=check"
+    }
+    assert agents == {render_settings.user_agent}
+
+
+async def test_404_is_a_result(renderer: Renderer) -> None:
+    rendering = await renderer.render(f"{HOSTILE}/missing")
+    assert rendering.status == 404
+    assert rendering.text == "Nothing here"
+
+
+async def test_redirects_within_the_host_are_followed_and_recorded(renderer: Renderer) -> None:
+    rendering = await renderer.render(f"{HOSTILE}/hop")
+    assert rendering.final_url == f"{HOSTILE}/plain"
+    assert rendering.redirects == (f"{HOSTILE}/hop2", f"{HOSTILE}/plain")
+    assert rendering.status == 200
+    assert rendering.text == "Still here"
+
+
+@pytest.mark.parametrize(
+    "path, reason",
+    [
+        ("/loop", "redirect loop (net::ERR_TOO_MANY_REDIRECTS)"),
+        ("/away", f"redirected to another host: http://{ELSEWHERE}/landing"),
+        ("/js-away", f"redirected to another host: http://{ELSEWHERE}/landing"),
+        ("/mailto", "redirected to a non-HTTP URL: mailto:sales@hostile.test"),
+        ("/file", "redirected to a non-HTTP URL (net::ERR_UNSAFE_REDIRECT)"),
+        ("/download", "download"),
+        ("/late-download", "download"),
+    ],
+)
+async def test_navigation_failures_name_the_cause(
+    renderer: Renderer, path: str, reason: str
+) -> None:
+    with pytest.raises(NavigationFailed) as caught:
+        await renderer.render(HOSTILE + path)
+    assert caught.value.reason == reason
+    assert caught.value.url == HOSTILE + path
+
+
+async def test_dialogs_are_dismissed(renderer: Renderer) -> None:
+    rendering = await renderer.render(f"{HOSTILE}/dialog")
+    assert rendering.text == "After the dialogs"
+    assert rendering.settled is True
+
+
+async def test_popups_are_closed(renderer: Renderer) -> None:
+    rendering = await renderer.render(f"{HOSTILE}/popup")
+    assert rendering.text == "Opener"
+    assert rendering.final_url == f"{HOSTILE}/popup"
+
+
+@pytest.mark.parametrize("path", ["/never", "/busy"])
+async def test_stalling_pages_time_out_and_the_browser_stays_usable(
+    renderer: Renderer, render_settings: RenderSettings, path: str
+) -> None:
+    with pytest.raises(RenderTimeout) as caught:
+        await renderer.render(HOSTILE + path)
+    assert caught.value.url == HOSTILE + path
+    assert f"not settled within {render_settings.page_timeout_s:g} s" in caught.value.reason
+    after = await renderer.render(f"{HOSTILE}/plain")
+    assert after.text == "Still here"
+
+
+async def test_huge_page_is_capped(renderer: Renderer, render_settings: RenderSettings) -> None:
+    rendering = await renderer.render(f"{HOSTILE}/huge")
+    assert _size(rendering) == (render_settings.viewport_width, render_settings.max_page_height)
+    assert len(rendering.text) == render_settings.max_text_chars
+    assert rendering.text.startswith("Paragraph 0 of a very long page.")
+
+
+async def test_renders_run_side_by_side(renderer: Renderer) -> None:
+    before = renderer.renders
+    results = await asyncio.gather(
+        *(renderer.render(f"{SHOP}/tpl?name=Lamp+{n}") for n in range(3))
+    )
+    assert [r.title for r in results] == ["Lamp 0", "Lamp 1", "Lamp 2"]
+    assert renderer.renders == before + 3
+
+
+async def test_non_http_url_is_refused(renderer: Renderer) -> None:
+    with pytest.raises(NavigationFailed, match="not an http"):
+        await renderer.render("file:///etc/passwd")
+
+
+async def test_browser_is_restarted_and_the_renderer_is_entered_once(
+    browser_choice: BrowserChoice, render_server: SiteServer, render_settings: RenderSettings
+) -> None:
+    own = Renderer(
+        render_settings,
+        executable=browser_choice.executable,
+        resolve=render_server.resolve(),
+        restart_after=1,
+    )
+    async with own:
+        texts = [(await own.render(f"{HOSTILE}/plain")).text for _ in range(2)]
+        assert texts == ["Still here"] * 2
+        assert (own.launches, own.renders) == (2, 2)
+        with pytest.raises(RuntimeError, match="only once"):
+            await own.__aenter__()
+    with pytest.raises(RuntimeError, match="not open"):
+        await own.render(f"{HOSTILE}/plain")

@@ -1,0 +1,48 @@
+"""Pytest plugin: one learner run over the multi-site fixture, shared by the tests that read it."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+
+from learner.browser import BrowserChoice
+from learner.config import LearnerConfig, RenderSettings
+from learner.crawl import CrawlResult, crawl
+from learner.demo.server import SiteServer
+from learner.targets import parse_target
+from tests.site.fixture import FIXTURE_HOSTS, observed_urls
+
+# Small samples and short page limits keep the suite quick; the method is the same.
+CONFIG = LearnerConfig(
+    samples=4,
+    min_samples=3,
+    delay_s=0.0,
+    jitter_s=0.0,
+    concurrency=2,
+    render=RenderSettings(
+        viewport_width=1000,
+        viewport_height=700,
+        max_page_height=3000,
+        page_timeout_s=6.0,
+        network_idle_max_s=2.0,
+    ),
+)
+TARGETS = [parse_target(f"http://{host}") for host in FIXTURE_HOSTS]
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def fixture_run(
+    fixture_server: SiteServer,
+    browser_choice: BrowserChoice,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> CrawlResult:
+    folder = tmp_path_factory.mktemp("crawl")
+    return await crawl(
+        TARGETS,
+        config=CONFIG,
+        out=folder / "learned.json",
+        cache=folder / "run",
+        observed=observed_urls(),
+        resolve=fixture_server.resolve(),
+        browser=browser_choice.executable,
+    )
