@@ -40,6 +40,7 @@ from samepage import (
     DomainEntry,
     LearnedSet,
     MIQPSNormalizer,
+    ParamVerdict,
     PatternEntry,
     dump_learned,
     load_learned,
@@ -83,6 +84,17 @@ class DomainStats:
     resumed: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: {"discover": 0.0, "learn": 0.0})
     error: str | None = None
+    page_texts: dict[str, set[int]] = field(default_factory=dict)
+    """Per path, digests of the visible text of the originals rendered there."""
+
+    def serves_one_page(self) -> bool:
+        """Whether every original, on two or more paths, showed the very same text.
+
+        That is what a block, consent or error page served for everything looks like; on
+        such a site "no change" proves nothing.
+        """
+        digests = set().union(*self.page_texts.values()) if self.page_texts else set()
+        return len(self.page_texts) >= 2 and len(digests) == 1
 
     def to_json(self) -> dict[str, Any]:
         """These statistics as JSON."""
@@ -204,19 +216,23 @@ class _Run:
                 stats.resumed += 1
                 self.progress.resumed += 1
             return done
-        outcome = await self._compare(pages, original, candidate)
+        outcome = await self._compare(pages, stats, original, candidate)
         stats.comparisons += 1
         self.store.record(outcome)
         logger.info("checkpoint: %d comparisons recorded", self.store.recorded)
         return outcome
 
-    async def _compare(self, pages: _Pages, original: str, candidate: str) -> PairOutcome:
+    async def _compare(
+        self, pages: _Pages, stats: DomainStats, original: str, candidate: str
+    ) -> PairOutcome:
         ref = await pages.get(original)
         if ref.fingerprint is None or ref.rendering is None:
             return PairOutcome(original, candidate, "failed", f"original: {ref.error}")
         status = ref.rendering.status
         if status is None or not 200 <= status < 300:
             return PairOutcome(original, candidate, "failed", f"original answered status {status}")
+        path = urlsplit(original).path
+        stats.page_texts.setdefault(path, set()).add(hash(ref.fingerprint.lines))
         cand = await pages.get(candidate)
         if cand.fingerprint is None or cand.rendering is None:
             return PairOutcome(original, candidate, "failed", f"candidate: {cand.error}")
@@ -334,12 +350,29 @@ async def _learn_domain(
     except LearnerError as exc:
         stats.error = str(exc)
         logger.warning("%s: %s", target.key, exc)
+    if stats.serves_one_page():
+        reason = "every page of the site rendered the same text: a block or consent page?"
+        logger.warning("%s: %s; keeping every parameter", target.key, reason)
+        stats.error = reason
+        patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
     stats.patterns_learned = len(patterns)
     run.progress.domains_done += 1
     run.progress.update(force=True)
     if not patterns:
         return None
     return DomainEntry(patterns, extra={"renders": stats.renders, "urls": stats.urls})
+
+
+def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
+    params = {
+        name: v
+        if not v.neutral
+        else ParamVerdict(
+            "non-neutral", v.tested, v.changed, v.failed, reason=reason, extra=v.extra
+        )
+        for name, v in entry.params.items()
+    }
+    return PatternEntry(entry.urls, params, entry.extra)
 
 
 async def crawl(

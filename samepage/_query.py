@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
 from samepage._encoding import QUERY, normalize_escapes
 
@@ -53,5 +54,4 @@ def serialize(pairs: list[Pair]) -> str:
     return "&".join([piece for _, piece in pairs])
 
 
-def _name(pair: Pair) -> str:
-    return pair[0]
+_name = itemgetter(0)

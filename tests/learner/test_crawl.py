@@ -13,7 +13,8 @@ import pytest
 from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, GateRefused, crawl
-from learner.demo.server import SiteServer
+from learner.demo.server import Response, Site, SiteServer
+from learner.targets import parse_target
 from samepage import MIQPSNormalizer, load_learned
 from tests.plugins.crawl import CONFIG, TARGETS
 from tests.site.fixture import (
@@ -233,3 +234,32 @@ async def test_killed_run_resumes_without_repeating_finished_work(
     assert {n: v.verdict for n, v in verdicts.params.items()} == TRUTH["shop.test"][
         "color&id&sessionid&trk"
     ]
+
+
+async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
+    browser_choice: BrowserChoice, tmp_path: Path
+) -> None:
+    # A block or consent page served for every URL: no parameter "changes" anything, which
+    # proves nothing. The learner must keep every parameter rather than call them neutral.
+    site = Site("blocked.test")
+    wall = Response(body="<html><body><h1>Access denied</h1><p>Please try later.</p></body></html>")
+    for path in ("/a", "/b", "/c"):
+        site.routes[path] = lambda request: wall
+    urls = [f"http://blocked.test/{'abc'[n % 3]}?id={n}&ref=x{n}" for n in range(1, 10)]
+    config = LearnerConfig(
+        samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, render=CONFIG.render
+    )
+    with SiteServer([site]) as server:
+        result = await crawl(
+            [parse_target("http://blocked.test")],
+            config=config,
+            out=tmp_path / "learned.json",
+            cache=tmp_path / "run",
+            observed=urls,
+            resolve=server.resolve(),
+            browser=browser_choice.executable,
+        )
+    params = result.learned.domains["blocked.test"].patterns["id&ref"].params
+    assert {n: v.verdict for n, v in params.items()} == {"id": "non-neutral", "ref": "non-neutral"}
+    assert all("block or consent page" in (v.reason or "") for v in params.values())
+    assert result.domains[0].error is not None
