@@ -1,0 +1,137 @@
+"""The MIQPS method on its own: early exit, min_samples, threshold and the joint check.
+
+A site here is a pure function from URL to page content, so every verdict can be predicted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from learner.classify import PairOutcome, classify_pattern
+from learner.config import LearnerConfig
+from learner.sampling import PatternGroup, param_values
+
+Site = Callable[[str], str | None]
+
+
+def _group(pattern: str, urls: list[str]) -> PatternGroup:
+    return PatternGroup(pattern, tuple(urls), len(urls))
+
+
+def _comparer(site: Site, calls: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
+    async def compare(original: str, candidate: str) -> PairOutcome:
+        calls.append((original, candidate))
+        before, after = site(original), site(candidate)
+        if before is None or after is None:
+            return PairOutcome(original, candidate, "failed", "could not render")
+        return PairOutcome(original, candidate, "same" if before == after else "changed")
+
+    return compare
+
+
+def _product(url: str) -> str | None:
+    ids = param_values(url, "id")
+    return f"product {ids[0]}" if ids else "listing"
+
+
+URLS = [f"https://s.example/p?id={n}&sid={n * 7}" for n in range(1, 11)]
+CONFIG = LearnerConfig(samples=5, min_samples=3)
+
+
+async def test_content_parameter_stops_at_the_first_change_and_neutral_uses_all_samples() -> None:
+    calls: list[tuple[str, str]] = []
+    entry = await classify_pattern(
+        _group("id&sid", URLS), CONFIG, _comparer(_product, calls), seed="t"
+    )
+    assert entry.params["id"].verdict == "non-neutral"
+    assert (entry.params["id"].tested, entry.params["id"].changed) == (1, 1)
+    assert entry.params["sid"].verdict == "neutral"
+    assert (entry.params["sid"].tested, entry.params["sid"].changed) == (5, 0)
+    # 1 test of id, 5 of sid, then two joint checks (the URL reduced to id renders the
+    # original), pairs already compared: the run's checkpoint answers those for free.
+    assert len(calls) == 8 and len(set(calls)) == 6
+    assert entry.extra["joint_checks"][0]["outcome"] == "same"
+
+
+async def test_samples_use_distinct_values_and_the_seed_decides_which() -> None:
+    calls: list[tuple[str, str]] = []
+    await classify_pattern(_group("id&sid", URLS), CONFIG, _comparer(_product, calls), seed="a")
+    tested_sid = {o for o, c in calls if "sid" not in c}
+    assert len({param_values(u, "sid") for u in tested_sid}) == len(tested_sid) == 5
+    again: list[tuple[str, str]] = []
+    await classify_pattern(_group("id&sid", URLS), CONFIG, _comparer(_product, again), seed="a")
+    assert calls == again
+
+
+async def test_too_few_values_or_successes_keep_the_parameter() -> None:
+    few = URLS[:2]
+    entry = await classify_pattern(_group("id&sid", few), CONFIG, _comparer(_product, []), seed="t")
+    assert entry.params["sid"].verdict == "non-neutral"
+    assert "only 2 distinct value(s) observed" in (entry.params["sid"].reason or "")
+
+    def broken(url: str) -> str | None:
+        return None if "sid=14" in url or "sid=21" in url or "sid=28" in url else _product(url)
+
+    calls: list[tuple[str, str]] = []
+    entry = await classify_pattern(
+        _group("id&sid", URLS[:5]), CONFIG, _comparer(broken, calls), seed="t"
+    )
+    verdict = entry.params["sid"]
+    # After three failures in five planned samples, three successes are out of reach: stop.
+    assert (verdict.verdict, verdict.tested, verdict.failed) == ("non-neutral", 1, 3)
+    assert verdict.reason == "only 1 successful sample(s); 3 needed (could not render)"
+
+
+async def test_threshold_tolerates_rare_changes_only_when_asked() -> None:
+    def flaky(url: str) -> str | None:
+        # "v" changes the page for one value in ten.
+        return "special" if param_values(url, "v") == ("3",) else "page"
+
+    urls = [f"https://s.example/p?v={n}" for n in range(1, 11)]
+    strict = await classify_pattern(
+        _group("v", urls), LearnerConfig(samples=10), _comparer(flaky, []), seed="t"
+    )
+    assert strict.params["v"].verdict == "non-neutral"
+    lenient = LearnerConfig(samples=10, threshold=0.2)
+    entry = await classify_pattern(_group("v", urls), lenient, _comparer(flaky, []), seed="t")
+    assert (entry.params["v"].verdict, entry.params["v"].changed, entry.params["v"].tested) == (
+        "neutral",
+        1,
+        10,
+    )
+
+
+async def test_joint_check_keeps_one_of_two_redundant_ids() -> None:
+    def item(url: str) -> str | None:
+        pid, sku = param_values(url, "pid"), param_values(url, "sku")
+        if pid:
+            return f"item {pid[0]}"
+        if sku:
+            return f"item {sku[0].removeprefix('SKU-')}"
+        return "choose a product"
+
+    urls = [f"https://s.example/i?pid={n}&sku=SKU-{n}&src=s{n}" for n in range(1, 9)]
+    entry = await classify_pattern(
+        _group("pid&sku&src", urls), CONFIG, _comparer(item, []), seed="t"
+    )
+    verdicts = {n: v.verdict for n, v in entry.params.items()}
+    assert verdicts == {"pid": "non-neutral", "sku": "neutral", "src": "neutral"}
+    assert entry.params["pid"].reason == "joint check: needed once sku, src are dropped"
+
+
+async def test_joint_check_that_cannot_render_keeps_everything() -> None:
+    calls: list[tuple[str, str]] = []
+
+    def fragile(url: str) -> str | None:
+        # Every single-parameter removal renders; the reduced URL (no parameters) never does.
+        return None if "?" not in url else "page"
+
+    urls = [f"https://s.example/p?a={n}&b={n}" for n in range(1, 6)]
+    entry = await classify_pattern(_group("a&b", urls), CONFIG, _comparer(fragile, calls), seed="t")
+    assert {n: v.verdict for n, v in entry.params.items()} == {
+        "a": "non-neutral",
+        "b": "non-neutral",
+    }
+    assert all(
+        v.reason == "joint check could not be rendered on any sample" for v in entry.params.values()
+    )

@@ -1,0 +1,83 @@
+"""Settings precedence and validation; the domains file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from learner.config import LearnerConfig, build_config, read_config_file
+from learner.errors import ConfigError
+from learner.targets import parse_target, read_targets
+
+
+def test_defaults_file_then_command_line(tmp_path: Path) -> None:
+    toml = tmp_path / "learner.toml"
+    toml.write_text(
+        "[learner]\nsamples = 5\ndelay_s = 2.5\n[learner.render]\npage_timeout_s = 9.0\n"
+    )
+    config = build_config(read_config_file(str(toml)), {"samples": 6, "threshold": None})
+    assert (config.samples, config.delay_s, config.render.page_timeout_s) == (6, 2.5, 9.0)
+    assert config.threshold == LearnerConfig().threshold
+    assert config.to_json()["render"]["page_timeout_s"] == 9.0
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"samples": 0}, "samples: must be at least 1"),
+        ({"min_samples": 9}, "min_samples: must be between 1 and samples"),
+        ({"threshold": 1.5}, "threshold: must be in"),
+        ({"bogus": 1}, "bogus: unknown setting"),
+        ({"render": {"viewport_width": 10}}, "viewport_width: must be at least 200"),
+        ({"render": {"nope": 1}}, "render.nope: unknown setting"),
+    ],
+)
+def test_bad_settings_name_the_field(values: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        build_config(values, {})
+
+
+def test_unreadable_config_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("samples = [")
+    with pytest.raises(ConfigError, match=re.escape("bad.toml")):
+        read_config_file(str(bad))
+
+
+@pytest.mark.parametrize(
+    "line, key, origin",
+    [
+        ("example.com", "example.com", "https://example.com"),
+        ("WWW.Example.COM.", "www.example.com", "https://www.example.com"),
+        ("http://127.0.0.1:8080", "127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("https://shop.example:443/", "shop.example", "https://shop.example"),
+        ("bücher.example", "xn--bcher-kva.example", "https://xn--bcher-kva.example"),
+    ],
+)
+def test_targets(line: str, key: str, origin: str) -> None:
+    target = parse_target(line)
+    assert (target.key, target.origin) == (key, origin)
+
+
+def test_target_covers_subdomains_on_label_boundaries_and_its_port_only() -> None:
+    target = parse_target("example.com")
+    assert target.covers("https://www.example.com/p?id=1")
+    assert not target.covers("https://badexample.com/p")
+    assert not target.covers("https://example.com:8443/p")
+    assert parse_target("http://127.0.0.1:8080").covers("http://127.0.0.1:8080/x")
+
+
+def test_domains_file(tmp_path: Path) -> None:
+    path = tmp_path / "domains.txt"
+    path.write_text("# sites\nexample.com\n\nexample.com  # twice\nhttp://127.0.0.1:9000\n")
+    assert [t.key for t in read_targets(path)] == ["example.com", "127.0.0.1:9000"]
+    path.write_text("example.com\nhttps://example.com/path?x=1\n")
+    with pytest.raises(ConfigError, match=r"domains.txt:2: .*without a path"):
+        read_targets(path)
+    path.write_text("# nothing\n")
+    with pytest.raises(ConfigError, match="no domains"):
+        read_targets(path)
+    with pytest.raises(ConfigError, match=re.escape("missing.txt")):
+        read_targets(tmp_path / "missing.txt")

@@ -1,0 +1,74 @@
+"""Diffs between learned sets, the publishing gate, and the diff command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from learner.diff import diff_learned, format_diff, gate
+from samepage import LearnedSet
+
+
+def _doc(verdicts: dict[str, dict[str, str]]) -> dict[str, Any]:
+    patterns = {
+        pattern: {"urls": 1, "params": {n: {"verdict": v} for n, v in params.items()}}
+        for pattern, params in verdicts.items()
+    }
+    return {
+        "format": "samepage.learned",
+        "version": 1,
+        "domains": {"s.example": {"patterns": patterns}},
+    }
+
+
+OLD = _doc(
+    {
+        "a&b": {"a": "non-neutral", "b": "neutral"},
+        "c": {"c": "non-neutral"},
+        "gone": {"gone": "neutral"},
+    }
+)
+NEW = _doc(
+    {
+        "a&b": {"a": "neutral", "b": "non-neutral"},
+        "c": {"c": "non-neutral"},
+        "new": {"new": "neutral"},
+    }
+)
+
+
+def test_diff_lists_dangerous_flips_first() -> None:
+    diff = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(NEW))
+    assert diff.added == (("s.example", "new"),) and diff.removed == (("s.example", "gone"),)
+    assert diff.common == 2
+    assert [(f.param, f.dangerous) for f in diff.flips] == [("a", True), ("b", False)]
+    lines = format_diff(diff)
+    assert lines[1].startswith("  DANGER s.example [a&b] a: non-neutral -> neutral")
+
+
+def test_gate_counts_patterns_with_a_flip_to_neutral() -> None:
+    diff = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(NEW))
+    assert not gate(diff, 0.4).allowed  # 1 of 2 common patterns = 50%
+    assert gate(diff, 0.5).allowed
+    same = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(OLD))
+    assert gate(same, 0.0).allowed and same.flips == ()
+
+
+def test_diff_command_exit_status(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(OLD))
+    new.write_text(json.dumps(NEW))
+    run = [sys.executable, "-m", "learner", "diff", str(old), str(new)]
+    refused = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1
+    assert "DANGER s.example [a&b] a" in refused.stdout and "REFUSED" in refused.stdout
+    allowed = subprocess.run(
+        [*run, "--max-flip-fraction", "0.5"], capture_output=True, text=True, timeout=60
+    )
+    assert allowed.returncode == 0 and "allowed" in allowed.stdout
+    new.write_text('{"format": "samepage.learned", "version": 7, "domains": {}}')
+    bad = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown version 7" in bad.stderr
