@@ -36,6 +36,7 @@ examples:
   python -m learner crawl staging.txt --resolve shop.example=10.0.0.5:8080
   python -m learner demo
   python -m learner diff data/learned.json data/learned.new.json
+  python -m learner report .samepage-cache --out report/
 
 exit status:
   0  the run completed (failed pages are recorded in the output, not fatal)
@@ -127,6 +128,14 @@ def _parser() -> argparse.ArgumentParser:
         "--cache", metavar="DIR", default=".samepage-cache/demo", help="run folder (cleared first)"
     )
     demo.add_argument("--browser", metavar="PATH", help="Chromium executable")
+
+    report = sub.add_parser(
+        "report", help="write a static HTML report of a run folder", formatter_class=fmt
+    )
+    report.add_argument("run", metavar="RUN", help="a run folder (the --cache of a crawl)")
+    report.add_argument(
+        "--out", metavar="DIR", default="report", help="folder to write index.html into"
+    )
 
     diff = sub.add_parser("diff", help="what changed between two learned sets", formatter_class=fmt)
     diff.add_argument("old", metavar="OLD.json")
@@ -310,6 +319,14 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
     return EXIT_OK
 
 
+def _run_report(args: argparse.Namespace, progress: Progress) -> int:
+    from learner.report import write_report
+
+    index = write_report(Path(args.run), Path(args.out))
+    print(f"report: {index}")
+    return EXIT_OK
+
+
 def _run_diff(args: argparse.Namespace, progress: Progress) -> int:
     old, new = load_learned(args.old), load_learned(args.new)
     difference = diff_learned(old, new)
@@ -325,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     _configure_logging(args.verbose, args.quiet)
     progress = Progress(enabled=not args.quiet)
-    commands = {"crawl": _run_crawl, "demo": _run_demo, "diff": _run_diff}
+    commands = {"crawl": _run_crawl, "demo": _run_demo, "diff": _run_diff, "report": _run_report}
     try:
         return commands[args.command](args, progress)
     except GateRefused as exc:

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import random
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
@@ -27,7 +28,7 @@ from learner.classify import PairOutcome, classify_pattern
 from learner.config import LearnerConfig
 from learner.diff import GateResult, LearnedDiff, diff_learned, gate
 from learner.discovery import discover
-from learner.errors import LearnerError, NavigationFailed, RenderError, RenderTimeout
+from learner.errors import ConfigError, LearnerError, NavigationFailed, RenderError, RenderTimeout
 from learner.fetch import fetch, parse_resolve
 from learner.fingerprint import Fingerprint, compare, fingerprint
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
@@ -363,6 +364,16 @@ async def _learn_domain(
     return DomainEntry(patterns, extra={"renders": stats.renders, "urls": stats.urls})
 
 
+def _check_writable(out: Path) -> None:
+    """Fail before any work when the learned set could not be written at the end."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", suffix=".probe"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"--out {out}: cannot write there: {exc}") from exc
+
+
 def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
     params = {
         name: v
@@ -411,6 +422,7 @@ async def crawl(
     resolve = dict(resolve or {})
     parse_resolve(resolve)
     old = load_learned(previous) if previous is not None else None
+    _check_writable(out)
     choice = find_browser(browser)
     started = time.monotonic()
     normalizer = MIQPSNormalizer()
@@ -483,7 +495,8 @@ async def crawl(
         if not result_gate.allowed and not force:
             kept = dump_learned(learned, cache / "learned.refused.json")
             raise GateRefused(result_gate, difference, kept)
-    dump_learned(learned, out)
+    # The run folder's copy first: if --out fails now, the work is not lost.
+    dump_learned(learned, cache / "learned.json")
     if out.resolve() != (cache / "learned.json").resolve():
-        dump_learned(learned, cache / "learned.json")
+        dump_learned(learned, out)
     return CrawlResult(learned, out, cache, summary, tuple(stats), result_gate)
