@@ -1,0 +1,244 @@
+"""The HTML report of a run folder, opened from disk in real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from learner.browser import CHROMIUM_ARGS, BrowserChoice
+from learner.crawl import CrawlResult
+from learner.errors import ConfigError
+from learner.report import write_report
+from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TIMEOUT_MS = 10_000
+
+# Every parameter row as the reader sees it: domain heading, pattern heading, name, verdict.
+ROWS_JS = """() => [...document.querySelectorAll("tr[data-verdict]")].map((tr) => {
+  const pattern = tr.closest("section");
+  const domain = pattern.parentElement.closest("section");
+  return {
+    domain: domain.querySelector(":scope > h2").innerText,
+    pattern: pattern.querySelector(":scope > h3 code").innerText,
+    param: tr.querySelector("th").innerText,
+    verdict: tr.querySelector("td .badge").innerText,
+    data: tr.dataset.verdict,
+    visible: tr.getClientRects().length > 0,
+  };
+})"""
+
+
+def _expected(learned_json: Path) -> list[dict[str, str]]:
+    """Domain, pattern, parameter and verdict class of every parameter, from the file."""
+    data = json.loads(learned_json.read_text(encoding="utf-8"))
+    rows = []
+    for domain, entry in data["domains"].items():
+        for pattern, found in entry["patterns"].items():
+            for name, v in found["params"].items():
+                undecided = v["verdict"] == "non-neutral" and v.get("reason") and v["changed"] == 0
+                kind = "undecided" if undecided else v["verdict"]
+                rows.append({"domain": domain, "pattern": pattern, "param": name, "verdict": kind})
+    return sorted(rows, key=lambda r: (r["domain"], r["pattern"], r["param"]))
+
+
+@pytest.fixture(scope="module")
+def report(fixture_run: CrawlResult, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_report(fixture_run.run_folder, tmp_path_factory.mktemp("report"))
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def chromium(browser_choice: BrowserChoice) -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=browser_choice.executable, args=list(CHROMIUM_ARGS)
+        )
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def _open(
+    browser: Browser, index: Path, requests: list[str], errors: list[str], *, script: bool = True
+) -> tuple[BrowserContext, Page]:
+    context = await browser.new_context(
+        viewport={"width": 1200, "height": 900}, java_script_enabled=script
+    )
+    context.on("request", lambda request: requests.append(request.url))
+    page = await context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    await page.goto(index.as_uri(), wait_until="load", timeout=TIMEOUT_MS)
+    return context, page
+
+
+@pytest.mark.browser
+async def test_report_shows_every_verdict_with_its_evidence_offline(
+    report: Path, fixture_run: CrawlResult, chromium: Browser
+) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    context, page = await _open(chromium, report, requests, errors)
+    try:
+        rows: list[dict[str, Any]] = await page.evaluate(ROWS_JS)
+        shown = sorted(
+            ({k: r[k] for k in ("domain", "pattern", "param", "verdict")} for r in rows),
+            key=lambda r: (r["domain"], r["pattern"], r["param"]),
+        )
+        expected = _expected(fixture_run.run_folder / "learned.json")
+        assert shown == expected
+        assert all(r["data"] == r["verdict"] and r["visible"] for r in rows)
+        kinds = {r["verdict"] for r in expected}
+        assert {"neutral", "non-neutral"} <= kinds
+
+        # Within each pattern, kept parameters come before neutral ones.
+        order = {"non-neutral": 0, "undecided": 1, "neutral": 2}
+        for key in {(r["domain"], r["pattern"]) for r in rows}:
+            ranks = [order[r["verdict"]] for r in rows if (r["domain"], r["pattern"]) == key]
+            assert ranks == sorted(ranks), key
+
+        await page.wait_for_function(
+            "[...document.images].every((i) => i.complete)", timeout=TIMEOUT_MS
+        )
+        images: list[dict[str, Any]] = await page.evaluate(
+            "[...document.images].map((i) => ({src: i.getAttribute('src'), w: i.naturalWidth,"
+            " alt: i.alt}))"
+        )
+        assert len(images) >= 2 * len(expected)
+        assert all(i["w"] > 0 and i["alt"] for i in images), [i for i in images if not i["w"]]
+        assert all(i["src"].startswith("evidence/") for i in images)
+        assert all((report.parent / i["src"]).is_file() for i in images)
+
+        assert requests, "the page itself is a request"
+        assert all(url.startswith("file://") for url in requests), requests
+        assert errors == []
+
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "report-overview.png"))
+        assert (ARTIFACTS / "report-overview.png").stat().st_size > 10_000
+    finally:
+        await context.close()
+
+
+@pytest.mark.browser
+async def test_filter_hides_and_shows_parameters_by_verdict(
+    report: Path, chromium: Browser
+) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    context, page = await _open(chromium, report, requests, errors)
+    try:
+        rows: list[dict[str, Any]] = await page.evaluate(ROWS_JS)
+        total = len(rows)
+        neutral = sum(r["verdict"] == "neutral" for r in rows)
+        status = page.locator("#filter-status")
+        assert await status.inner_text() == f"Showing {total} of {total} parameters."
+
+        box = page.get_by_role("checkbox", name="neutral", exact=True)
+        await box.uncheck(timeout=TIMEOUT_MS)
+        after = await page.evaluate(ROWS_JS)
+        assert all(r["visible"] == (r["verdict"] != "neutral") for r in after)
+        assert await page.locator("article.param[data-verdict=neutral]:visible").count() == 0
+        assert await page.locator("article.param[data-verdict=non-neutral]:visible").count() > 0
+        assert await status.inner_text() == f"Showing {total - neutral} of {total} parameters."
+
+        await page.get_by_role("checkbox", name="non-neutral", exact=True).uncheck()
+        await page.get_by_role("checkbox", name="undecided", exact=True).uncheck()
+        assert not any(r["visible"] for r in await page.evaluate(ROWS_JS))
+        assert await status.inner_text() == f"Showing 0 of {total} parameters."
+
+        await box.check()
+        after = await page.evaluate(ROWS_JS)
+        assert all(r["visible"] == (r["verdict"] == "neutral") for r in after)
+        assert await status.inner_text() == f"Showing {neutral} of {total} parameters."
+        assert errors == []
+    finally:
+        await context.close()
+
+
+@pytest.mark.browser
+async def test_without_javascript_everything_shows_and_no_filter(
+    report: Path, chromium: Browser
+) -> None:
+    requests: list[str] = []
+    errors: list[str] = []
+    context, page = await _open(chromium, report, requests, errors, script=False)
+    try:
+        rows = await page.evaluate_handle("document.querySelectorAll('tr[data-verdict]').length")
+        assert await rows.json_value() > 0
+        assert await page.locator("tr[data-verdict]:visible").count() == await rows.json_value()
+        assert await page.locator("#filter").is_hidden()
+        assert all(url.startswith("file://") for url in requests)
+    finally:
+        await context.close()
+
+
+def test_not_a_run_folder_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"no learned\.json"):
+        write_report(tmp_path, tmp_path / "out")
+    with pytest.raises(ConfigError, match="no such directory"):
+        write_report(tmp_path / "missing", tmp_path / "out")
+    (tmp_path / "learned.json").write_text('{"format": "other"}', encoding="utf-8")
+    with pytest.raises(ConfigError, match="format"):
+        write_report(tmp_path, tmp_path / "out")
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+def _hostile_run(folder: Path) -> None:
+    """A run folder whose URLs, reasons and image paths try to break out of the report."""
+    url = 'http://x.test/p?a=1&b="><script>alert(1)</script>'
+    candidate = "http://x.test/p?a=1"
+    sample = {"url": url, "candidate": candidate, "outcome": "failed"}
+    params = {
+        "a": ParamVerdict("neutral", 3, 0, 0, extra={"samples": []}),
+        "b": ParamVerdict(
+            "non-neutral",
+            0,
+            0,
+            1,
+            reason="<img src=x onerror=alert(2)>",
+            extra={"samples": [sample]},
+        ),
+    }
+    learned = LearnedSet({"x.test": DomainEntry({"a&b": PatternEntry(5, params)})})
+    dump_learned(learned, folder / "learned.json")
+    (folder / "evidence").mkdir()
+    (folder / "evidence" / "good.jpg").write_bytes(b"\xff\xd8\xff\xd9")
+    (folder / "secret.jpg").write_bytes(b"secret")
+    evidence = {"original_thumb": "evidence/../secret.jpg", "candidate_thumb": "evidence/good.jpg"}
+    pair = {
+        "original": url,
+        "candidate": candidate,
+        "outcome": "failed",
+        "reason": "candidate: </code><b>bold</b>",
+        "evidence": evidence,
+    }
+    lines = [json.dumps({"scope": "s", "pair": pair}), '{"torn": ']
+    (folder / "checkpoint.jsonl").write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    _hostile_run(run)
+    index = write_report(run, tmp_path / "out")
+    page = index.read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
+    assert "<b>bold</b>" not in page and "&lt;/code&gt;&lt;b&gt;bold&lt;/b&gt;" in page
+    assert page.count("<script>") == 1  # only the report's own filter script
+    # The traversal path is refused; the good image is copied next to the report.
+    assert sorted(p.name for p in (tmp_path / "out" / "evidence").iterdir()) == ["good.jpg"]
+    assert 'src="evidence/good.jpg"' in page and "secret" not in page
+    # Without stats.json the report still renders, and the kept parameter comes first.
+    assert page.index('<code>b</code> <span class="badge v-undecided">') < page.index(
+        '<code>a</code> <span class="badge v-neutral">'
+    )
