@@ -113,7 +113,7 @@ def verdict_class(verdict: ParamVerdict) -> str:
     'undecided'
     >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0))
     'non-neutral'
-    >>> verdict_class(ParamVerdict("non-neutral", 4, 0, 0, reason="joint check: needed once sku are dropped"))
+    >>> verdict_class(ParamVerdict("non-neutral", 4, 0, 0, reason="joint check: needed once x"))
     'non-neutral'
     """
     if (
