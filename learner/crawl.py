@@ -240,7 +240,10 @@ class _Run:
         # Identical to one render of the original: the same page, whatever its noise.
         result = compare(ref.fingerprint, ref.fingerprint, cand.fingerprint)
         repeat = ref
-        if result.verdict != "same":
+        # A different HTTP status is a change whatever the page's noise (and a flaky status
+        # could only make the parameter kept): no second render is needed to judge it.
+        status_changed = cand.rendering.status != status
+        if result.verdict != "same" and not status_changed:
             repeat = await pages.get(original, 1)
             if repeat.fingerprint is None:
                 return PairOutcome(

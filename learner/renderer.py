@@ -3,7 +3,8 @@
 One :class:`Renderer` owns Playwright and one browser for a whole run. Every render gets a
 fresh browser context with the fixed :class:`~learner.config.RenderSettings`, waits on
 signals (``load``, ``document.fonts.ready``, no request in flight, two animation frames),
-then captures screenshot and text until two consecutive captures agree.
+then probes the page (DOM digest, text, first-screen screenshot) until two consecutive probes
+agree, and only then takes the full-page screenshot.
 """
 
 from __future__ import annotations
@@ -46,15 +47,22 @@ _LAUNCH_TIMEOUT_S = 30.0
 _CLOSE_TIMEOUT_S = 5.0
 
 # One round trip: fonts loaded, two frames painted (the first may predate the last DOM
-# change), then the page's size, visible text (capped in the page, not after transfer)
-# and title.
+# change), then the page's size, visible text (capped in the page, not after transfer),
+# title, and a digest of the whole DOM (FNV-1a over its markup), which sees changes below
+# the first screen that leave the text alone (a class, a style, an image source).
 _SNAPSHOT_JS = """async (maxChars) => {
   await document.fonts.ready;
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const root = document.documentElement, body = document.body;
   const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   const text = body ? body.innerText : (root ? root.innerText : "");
-  return {height: height, text: text.slice(0, maxChars), title: document.title};
+  const markup = root ? root.outerHTML : "";
+  let digest = 0x811c9dc5;
+  for (let i = 0; i < markup.length; i++) {
+    digest = Math.imul(digest ^ markup.charCodeAt(i), 0x01000193);
+  }
+  return {height: height, text: text.slice(0, maxChars), title: document.title,
+          dom: (digest >>> 0).toString(16) + ":" + markup.length};
 }"""
 
 
@@ -64,8 +72,9 @@ class Rendering:
 
     ``screenshot`` is a PNG of the page from the top down to ``max_page_height``; ``text`` is
     the visible text of the whole page, capped at ``max_text_chars``; ``settled`` is true
-    when two consecutive captures agreed; ``redirects`` lists the URLs the main frame was
-    sent on to after ``url`` (HTTP redirects, then script or meta navigations), in order.
+    when two consecutive probes agreed and the page stayed still during the full capture;
+    ``redirects`` lists the URLs the main frame was sent on to after ``url`` (HTTP
+    redirects, then script or meta navigations), in order.
     """
 
     url: str
@@ -388,41 +397,26 @@ class Renderer:
         return context
 
     async def _settle(self, page: Page, watch: _PageWatch, url: str, started: float) -> Rendering:
+        # Settling compares cheap probes (the DOM digest, text and height of the whole page,
+        # and a screenshot of the first screen); the full-page PNG, several times their cost,
+        # is taken once two consecutive probes agree, and counts only if no request or
+        # navigation started while it was taken.
         s = self.settings
         previous: tuple[object, ...] | None = None
         settled = False
-        png, text, title = b"", "", ""
+        png, text, title, height = b"", "", "", s.viewport_height
         for _ in range(s.settle_max_shots):
-            await self._network_quiet(watch)
-            await watch.race(page.wait_for_load_state("load"), url)
-            snapshot = await watch.race(page.evaluate(_SNAPSHOT_JS, s.max_text_chars), url)
-            height = min(max(int(snapshot["height"]), s.viewport_height), s.max_page_height)
-            png = await watch.race(
-                page.screenshot(
-                    type="png",
-                    full_page=True,
-                    clip={"x": 0, "y": 0, "width": s.viewport_width, "height": height},
-                    animations="disabled",
-                    caret="hide",
-                    scale="css",
-                ),
-                url,
-            )
-            text, title = str(snapshot["text"]), str(snapshot["title"])
-            # A request or navigation during the capture means the page was still moving.
-            key = (
-                hashlib.sha256(png).digest(),
-                text,
-                title,
-                watch.requests_started,
-                watch.navigations,
-            )
+            key, text, title, height = await self._probe(page, watch, url)
             if key == previous:
-                settled = True
-                break
+                png = await self._full_page(page, watch, url, height)
+                if (watch.requests_started, watch.navigations) == key[-2:]:
+                    settled = True
+                    break
+                png = b""
             previous = key
         if not settled:
             logger.debug("%s did not settle in %d captures", url, s.settle_max_shots)
+            png = await self._full_page(page, watch, url, height)
         return Rendering(
             url=url,
             final_url=page.url,
@@ -433,6 +427,45 @@ class Renderer:
             elapsed_s=round(time.monotonic() - started, 3),
             settled=settled,
             redirects=tuple(watch.redirects),
+        )
+
+    async def _probe(
+        self, page: Page, watch: _PageWatch, url: str
+    ) -> tuple[tuple[object, ...], str, str, int]:
+        """One cheap capture once the network is quiet: its key, text, title and height."""
+        s = self.settings
+        await self._network_quiet(watch)
+        await watch.race(page.wait_for_load_state("load"), url)
+        snapshot = await watch.race(page.evaluate(_SNAPSHOT_JS, s.max_text_chars), url)
+        height = min(max(int(snapshot["height"]), s.viewport_height), s.max_page_height)
+        first_screen = await watch.race(
+            page.screenshot(type="png", animations="disabled", caret="hide", scale="css"), url
+        )
+        text, title = str(snapshot["text"]), str(snapshot["title"])
+        # A request or navigation during the probe means the page was still moving.
+        key = (
+            hashlib.sha256(first_screen).digest(),
+            str(snapshot["dom"]),
+            height,
+            text,
+            title,
+            watch.requests_started,
+            watch.navigations,
+        )
+        return key, text, title, height
+
+    async def _full_page(self, page: Page, watch: _PageWatch, url: str, height: int) -> bytes:
+        """The page from the top down to ``height`` (capped at ``max_page_height``), as PNG."""
+        return await watch.race(
+            page.screenshot(
+                type="png",
+                full_page=True,
+                clip={"x": 0, "y": 0, "width": self.settings.viewport_width, "height": height},
+                animations="disabled",
+                caret="hide",
+                scale="css",
+            ),
+            url,
         )
 
     async def _network_quiet(self, watch: _PageWatch) -> None:

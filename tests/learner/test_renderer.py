@@ -10,7 +10,7 @@ from PIL import Image
 
 from learner.browser import BrowserChoice
 from learner.config import RenderSettings
-from learner.demo.server import SiteServer
+from learner.demo.server import Response, Site, SiteServer
 from learner.errors import NavigationFailed, RenderTimeout
 from learner.renderer import Renderer, Rendering
 from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
@@ -174,3 +174,30 @@ async def test_browser_is_restarted_and_the_renderer_is_entered_once(
             await own.__aenter__()
     with pytest.raises(RuntimeError, match="not open"):
         await own.render(f"{HOSTILE}/plain")
+
+
+_BELOW_THE_FOLD = """<!doctype html><title>Moving</title><body style="margin:0">
+<p>Still text</p><div style="height:1500px"></div><div id="box" style="height:80px"></div>
+<script>
+let n = 0;
+function tick() { n += 1; box.style.background = `hsl(${n % 360}, 80%, 50%)`;
+                  requestAnimationFrame(tick); }
+requestAnimationFrame(tick);
+</script></body>"""
+
+
+async def test_changes_below_the_first_screen_keep_a_page_unsettled(
+    browser_choice: BrowserChoice, render_settings: RenderSettings
+) -> None:
+    # Settling probes a screenshot of the first screen only; the DOM digest must still see a
+    # block that keeps changing 1500 px down, with the text unchanged.
+    site = Site("moving.test")
+    site.routes["/"] = lambda request: Response(body=_BELOW_THE_FOLD)
+    with SiteServer([site]) as server:
+        async with Renderer(
+            render_settings, executable=browser_choice.executable, resolve=server.resolve()
+        ) as own:
+            rendering = await own.render("http://moving.test/")
+    assert rendering.settled is False
+    assert rendering.text == "Still text"
+    assert _size(rendering)[1] > render_settings.viewport_height

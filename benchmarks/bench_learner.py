@@ -1,0 +1,355 @@
+"""Measure what the learner spends: renders against a naive MIQPS run, and render throughput.
+
+Run from the repository root (needs Chromium, see ``docs/learner.md``)::
+
+    python -m benchmarks.bench_learner --samples 4 --hosts shop.test,news.test
+
+Everything runs in one process against the multi-site test fixture, served on 127.0.0.1:
+
+1. **Renders.** The real learner (``learner.crawl.crawl``) studies the hosts from the fixture's
+   observed-URL log, with no politeness delay. A naive MIQPS run of the same settings renders,
+   for every parameter of every studied pattern, the original and the URL without the
+   parameter on each of up to ``--samples`` sample URLs: no sharing between parameters, no
+   early exit, no cache. It is counted from the same sample choice the learner makes.
+2. **Throughput.** The same list of fixture URLs (robots.txt allowed, hostile.test left out)
+   is rendered by the learner's ``Renderer`` and by bare Playwright (a new context,
+   ``goto(wait_until="load")``, one full-page screenshot, close) with the same Chromium, the
+   same flags and the same concurrency. Rounds alternate which of the two goes first, so
+   both see the same machine load; only their ratio is meant to be compared across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.async_api import Browser, async_playwright
+
+from learner.browser import CHROMIUM_ARGS, find_browser, resolver_rules
+from learner.config import LearnerConfig, RenderSettings
+from learner.crawl import crawl
+from learner.demo.server import SiteServer
+from learner.fetch import fetch
+from learner.politeness import RobotsPolicy
+from learner.renderer import Renderer
+from learner.sampling import choose_samples, group_by_pattern, top_patterns
+from learner.targets import Target, parse_target
+from samepage import MIQPSNormalizer
+from tests.site.fixture import fixture_sites, observed_urls
+
+RenderOne = Callable[[str], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class DomainCost:
+    """Renders one domain cost the learner, and what a naive run would have cost."""
+
+    host: str
+    patterns: int
+    params: int
+    learner: int
+    naive: int
+    naive_allowed: int  # naive renders of URLs robots.txt allows
+
+
+@dataclass(slots=True)
+class Pass:
+    """One timed pass of a renderer over the URL list."""
+
+    name: str
+    seconds: float
+    ok: int
+    failed: int
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.ok / self.seconds if self.seconds else 0.0
+
+
+def bench_config(samples: int, min_samples: int, concurrency: int) -> LearnerConfig:
+    """The learner settings of the benchmark: the test suite's, without politeness delay."""
+    return LearnerConfig(
+        samples=samples,
+        min_samples=min(min_samples, samples),
+        delay_s=0.0,
+        jitter_s=0.0,
+        concurrency=concurrency,
+        render=RenderSettings(
+            viewport_width=1000,
+            viewport_height=700,
+            max_page_height=3000,
+            page_timeout_s=6.0,
+            network_idle_max_s=2.0,
+        ),
+    )
+
+
+def site_urls(target: Target, urls: Sequence[str], normalizer: MIQPSNormalizer) -> list[str]:
+    """The observed URLs of one site, as the learner selects them."""
+    out = []
+    for url in urls:
+        try:
+            if target.covers(normalizer.static_url(url)):
+                out.append(url)
+        except ValueError:
+            continue
+    return out
+
+
+async def naive_cost(
+    target: Target,
+    urls: Sequence[str],
+    config: LearnerConfig,
+    normalizer: MIQPSNormalizer,
+    robots: RobotsPolicy,
+) -> tuple[int, int, int, int]:
+    """Patterns, parameters, naive renders and naive renders of allowed URLs of one site."""
+    groups = group_by_pattern(site_urls(target, urls, normalizer), normalizer)
+    chosen = top_patterns(groups, config.top_patterns)
+    params = naive = allowed = 0
+    for group in chosen:
+        seed = f"{config.seed}:{target.key}:{group.pattern}"  # the learner's seed
+        samples = choose_samples(group, group.names, config.samples, seed)
+        for name in group.names:
+            params += 1
+            naive += 2 * len(samples[name])
+            for url in samples[name]:
+                allowed += 2 * await robots.allowed(url)
+    return len(chosen), params, naive, allowed
+
+
+async def throughput_urls(
+    hosts: Sequence[str], urls: Sequence[str], robots: RobotsPolicy, count: int
+) -> list[str]:
+    """A seeded sample of the fixture's URLs of ``hosts`` that robots.txt allows."""
+    picked = []
+    for url in urls:
+        host = url.split("/")[2]
+        if host in hosts and host != "hostile.test" and await robots.allowed(url):
+            picked.append(url)
+    random.Random(0).shuffle(picked)
+    return picked[:count]
+
+
+async def timed_pass(name: str, render: RenderOne, urls: Sequence[str], limit: int) -> Pass:
+    """Render every URL, at most ``limit`` at once, and time the whole batch."""
+    gate = asyncio.Semaphore(limit)
+    failed = 0
+
+    async def one(url: str) -> None:
+        nonlocal failed
+        async with gate:
+            try:
+                await render(url)
+            except Exception as exc:
+                failed += 1
+                print(f"{name}: {url}: {exc}", file=sys.stderr)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one(url) for url in urls))
+    seconds = time.perf_counter() - started
+    return Pass(name, seconds, len(urls) - failed, failed)
+
+
+def bare_renderer(browser: Browser, settings: RenderSettings) -> RenderOne:
+    """Plain Playwright: new context, goto until load, one full-page screenshot, close."""
+    size = {"width": settings.viewport_width, "height": settings.viewport_height}
+
+    async def render(url: str) -> None:
+        context = await browser.new_context(viewport=size)  # type: ignore[arg-type]
+        try:
+            page = await context.new_page()
+            await page.goto(url, wait_until="load", timeout=settings.page_timeout_s * 1000)
+            await page.screenshot(full_page=True, timeout=settings.page_timeout_s * 1000)
+        finally:
+            await context.close()
+
+    return render
+
+
+def learner_renderer(renderer: Renderer) -> RenderOne:
+    async def render(url: str) -> None:
+        await renderer.render(url)
+
+    return render
+
+
+async def throughput(
+    urls: Sequence[str],
+    *,
+    settings: RenderSettings,
+    executable: str | None,
+    resolve: dict[str, str],
+    concurrency: int,
+    rounds: int,
+) -> list[Pass]:
+    """Alternate learner and bare passes over ``urls``; browsers launched before timing."""
+    rules = resolver_rules(resolve)
+    args = [*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"]
+    passes: list[Pass] = []
+    async with (
+        Renderer(
+            settings, executable=executable, resolve=resolve, max_open_pages=concurrency
+        ) as renderer,
+        async_playwright() as playwright,
+    ):
+        browser = await playwright.chromium.launch(
+            executable_path=executable,
+            args=args,
+            headless=True,
+            chromium_sandbox="--no-sandbox" not in args,
+        )
+        try:
+            tools = {
+                "learner": learner_renderer(renderer),
+                "bare": bare_renderer(browser, settings),
+            }
+            for name, render in tools.items():  # warm-up, untimed
+                await timed_pass(name, render, urls[: 2 * concurrency], concurrency)
+            for number in range(rounds):
+                order = list(tools) if number % 2 == 0 else list(reversed(tools))
+                for name in order:
+                    passes.append(await timed_pass(name, tools[name], urls, concurrency))
+        finally:
+            await browser.close()
+    return passes
+
+
+async def run(args: argparse.Namespace) -> int:
+    hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
+    config = bench_config(args.samples, args.min_samples, args.concurrency)
+    choice = find_browser()
+    observed = observed_urls()
+    normalizer = MIQPSNormalizer()
+    targets = [parse_target(f"http://{host}") for host in hosts]
+    with SiteServer(fixture_sites()) as server, tempfile.TemporaryDirectory() as tmp:
+        resolve = server.resolve()
+        plain = functools.partial(
+            fetch,
+            resolve=resolve,
+            user_agent=config.render.user_agent,
+            timeout_s=config.render.page_timeout_s,
+        )
+        robots = RobotsPolicy(plain, config.render.user_agent)
+        started = time.perf_counter()
+        result = await crawl(
+            targets,
+            config=config,
+            out=Path(tmp) / "learned.json",
+            cache=Path(tmp) / "run",
+            observed=observed,
+            resolve=resolve,
+            browser=choice.executable,
+        )
+        crawl_s = time.perf_counter() - started
+        costs = []
+        for target, stats in zip(targets, result.domains, strict=True):
+            patterns, params, naive, allowed = await naive_cost(
+                target, observed, config, normalizer, robots
+            )
+            costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
+        urls = await throughput_urls(hosts, observed, robots, args.pages)
+        passes: list[Pass] = []
+        if args.rounds > 0:
+            passes = await throughput(
+                urls,
+                settings=config.render,
+                executable=choice.executable,
+                resolve=resolve,
+                concurrency=config.concurrency,
+                rounds=args.rounds,
+            )
+    report(args, config, choice.executable, costs, crawl_s, result.stats, urls, passes)
+    return 0
+
+
+def report(
+    args: argparse.Namespace,
+    config: LearnerConfig,
+    executable: str | None,
+    costs: Sequence[DomainCost],
+    crawl_s: float,
+    stats: dict[str, object],
+    urls: Sequence[str],
+    passes: Sequence[Pass],
+) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}, "
+        f"browser {executable or 'playwright'}; samples={config.samples} "
+        f"min_samples={config.min_samples} top_patterns={config.top_patterns} "
+        f"concurrency={config.concurrency} delay_s=0\n"
+    )
+    print("| host | patterns | parameters | learner renders | naive renders | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for c in costs:
+        print(
+            f"| {c.host} | {c.patterns} | {c.params} | {c.learner} | {c.naive} "
+            f"| {c.learner / c.naive:.2f} |"
+        )
+    learner = sum(c.learner for c in costs)
+    naive = sum(c.naive for c in costs)
+    allowed = sum(c.naive_allowed for c in costs)
+    print(f"| **all** | | | {learner} | {naive} | **{learner / naive:.2f}** |")
+    print(
+        f"\nLearner run: {crawl_s:.1f} s wall, {stats['comparisons']} comparisons, "
+        f"{stats['render_failures']} failed renders. Naive renders of robots-allowed URLs "
+        f"only: {allowed} (ratio {learner / allowed:.2f}).\n"
+    )
+    if not passes:
+        return
+    print(f"Throughput over {len(urls)} URLs, {args.rounds} rounds, alternating order:\n")
+    print("| renderer | pages/s (all rounds) | pages/s per round | failed |")
+    print("|---|---:|---:|---:|")
+    totals = {}
+    for name in ("learner", "bare"):
+        mine = [p for p in passes if p.name == name]
+        ok = sum(p.ok for p in mine)
+        seconds = sum(p.seconds for p in mine)
+        totals[name] = ok / seconds
+        rounds = ", ".join(f"{p.pages_per_second:.2f}" for p in mine)
+        print(f"| {name} | {totals[name]:.2f} | {rounds} | {sum(p.failed for p in mine)} |")
+    per_round = [
+        a.pages_per_second / b.pages_per_second
+        for a, b in zip(
+            [p for p in passes if p.name == "learner"],
+            [p for p in passes if p.name == "bare"],
+            strict=True,
+        )
+    ]
+    print(
+        f"\nlearner / bare throughput: {totals['learner'] / totals['bare']:.2f} "
+        f"(per round: {', '.join(f'{r:.2f}' for r in per_round)}; "
+        f"median {statistics.median(per_round):.2f})"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_learner",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--samples", type=int, default=4, help="samples per parameter (S)")
+    parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
+    parser.add_argument("--hosts", default="shop.test,news.test", help="fixture hosts to study")
+    parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
+    parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
+    parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")
+    args = parser.parse_args(argv)
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
