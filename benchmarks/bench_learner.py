@@ -341,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__.splitlines()[0] if __doc__ else None,
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    parser.add_argument("--samples", type=int, default=4, help="samples per parameter (S)")
+    parser.add_argument("--samples", type=int, default=8, help="samples per parameter (S)")
     parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
     parser.add_argument("--hosts", default="shop.test,news.test", help="fixture hosts to study")
     parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")

@@ -3,15 +3,14 @@
 One :class:`Renderer` owns Playwright and one browser for a whole run. Every render gets a
 fresh browser context with the fixed :class:`~learner.config.RenderSettings`, waits on
 signals (``load``, ``document.fonts.ready``, no request in flight, two animation frames),
-then probes the page (DOM digest, text, first-screen screenshot) until two consecutive probes
-agree, and only then takes the full-page screenshot.
+then probes the page (DOM digest, visible text and height of the whole page, requests
+started) until two consecutive probes agree, and only then takes the full-page screenshot.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Mapping
@@ -397,10 +396,11 @@ class Renderer:
         return context
 
     async def _settle(self, page: Page, watch: _PageWatch, url: str, started: float) -> Rendering:
-        # Settling compares cheap probes (the DOM digest, text and height of the whole page,
-        # and a screenshot of the first screen); the full-page PNG, several times their cost,
-        # is taken once two consecutive probes agree, and counts only if no request or
-        # navigation started while it was taken.
+        # Settling compares cheap probes (the DOM digest, text and height of the whole page);
+        # the full-page PNG, many times their cost, is taken once two consecutive probes
+        # agree, and counts only if no request or navigation started while it was taken.
+        # Pixels that change with no DOM change (a canvas) do not hold a page unsettled; the
+        # two renders of every original still show them, as noise.
         s = self.settings
         previous: tuple[object, ...] | None = None
         settled = False
@@ -438,13 +438,9 @@ class Renderer:
         await watch.race(page.wait_for_load_state("load"), url)
         snapshot = await watch.race(page.evaluate(_SNAPSHOT_JS, s.max_text_chars), url)
         height = min(max(int(snapshot["height"]), s.viewport_height), s.max_page_height)
-        first_screen = await watch.race(
-            page.screenshot(type="png", animations="disabled", caret="hide", scale="css"), url
-        )
         text, title = str(snapshot["text"]), str(snapshot["title"])
         # A request or navigation during the probe means the page was still moving.
         key = (
-            hashlib.sha256(first_screen).digest(),
             str(snapshot["dom"]),
             height,
             text,

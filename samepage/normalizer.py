@@ -22,7 +22,7 @@ from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
-from samepage.rules import AmbiguousRule, NameMatcher, Rule, RuleSet, default_rules
+from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule, RuleSet, default_rules
 
 logger = logging.getLogger(__name__)
 
@@ -90,30 +90,39 @@ class Explanation:
 
 
 class _HostPolicy:
-    """Everything about one (host, port) that the per-parameter decision needs, resolved once."""
+    """What the per-parameter decision needs for a group of hosts that share every rule.
+
+    Hosts with the same domain rules, extra allowlist entry, learned entry and ambiguous
+    exceptions (most hosts: none of them) share one policy, so its per-name cache stays warm
+    however many distinct hosts a stream of URLs has.
+    """
 
     __slots__ = ("allow", "ambiguous", "block", "fallback", "learned", "learned_key", "names")
 
-    def __init__(self, norm: MIQPSNormalizer, host: str, port: str) -> None:
-        domain = norm.rules.domain(host)
+    def __init__(
+        self,
+        norm: MIQPSNormalizer,
+        domain: DomainRules | None,
+        allow_host: NameMatcher | None,
+        learned: tuple[str, DomainEntry] | None,
+        excepted: frozenset[str],
+    ) -> None:
         self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
         extra_allow = [norm._extra_allow_all]
-        found_allow = lookup_host(norm._extra_allow_hosts, host)
-        if found_allow:
-            extra_allow.append(found_allow[1])
+        if allow_host is not None:
+            extra_allow.append(allow_host)
         if domain:
             extra_allow.append(domain.allow)
         self.allow = tuple(extra_allow)
-        found = norm.learned.domain(host, port) if norm.learned else None
-        self.learned_key: str | None = found[0] if found else None
-        self.learned: DomainEntry | None = found[1] if found else None
+        self.learned_key: str | None = learned[0] if learned else None
+        self.learned: DomainEntry | None = learned[1] if learned else None
         self.fallback = (
             self.learned.fallback()
             if self.learned is not None and norm.learned_fallback == "domain"
             else None
         )
         self.ambiguous: dict[str, AmbiguousRule] = {
-            name: rule for name, rule in norm.rules.ambiguous.items() if not rule.excepted(host)
+            name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
         }
         self.names: dict[str, tuple[int, Rule | None]] = {}
 
@@ -224,6 +233,7 @@ class MIQPSNormalizer:
         "_extra_block",
         "_frozen",
         "_policies",
+        "_shared",
         "learned",
         "learned_fallback",
         "rules",
@@ -264,6 +274,7 @@ class MIQPSNormalizer:
             )
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_policies", {})
+        set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
     rules: RuleSet
@@ -273,6 +284,7 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _policies: dict[tuple[str, str], _HostPolicy]
+    _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -288,7 +300,22 @@ class MIQPSNormalizer:
         if policy is None:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
-            policy = self._policies[key] = _HostPolicy(self, host, port)
+            domain = self.rules.domain(host)
+            allow = lookup_host(self._extra_allow_hosts, host)
+            learned = self.learned.domain(host, port) if self.learned else None
+            excepted = self.rules.excepted_names(host)
+            shared = (
+                id(domain) if domain else 0,
+                allow[0] if allow else None,
+                learned[0] if learned else None,
+                excepted,
+            )
+            policy = self._shared.get(shared)
+            if policy is None:
+                policy = self._shared[shared] = _HostPolicy(
+                    self, domain, allow[1] if allow else None, learned, excepted
+                )
+            self._policies[key] = policy
         return policy
 
     def normalize(self, url: str) -> str:

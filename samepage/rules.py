@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from samepage._encoding import unquote_for_matching
-from samepage._hosts import lookup_host
+from samepage._hosts import host_suffixes, lookup_host
 from samepage.errors import SamepageError
 
 __all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "default_rules"]
@@ -114,6 +114,25 @@ class RuleSet:
     tracking: NameMatcher
     ambiguous: Mapping[str, AmbiguousRule]
     domains: Mapping[str, DomainRules]
+    _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        excepts: dict[str, set[str]] = {}
+        for name, rule in self.ambiguous.items():
+            for host in rule.except_hosts:
+                excepts.setdefault(host, set()).add(name)
+        object.__setattr__(self, "_excepts", {h: frozenset(n) for h, n in excepts.items()})
+
+    def excepted_names(self, host: str) -> frozenset[str]:
+        """The ambiguous names that are always content on ``host`` (its except-hosts)."""
+        if not self._excepts:
+            return frozenset()
+        found: frozenset[str] = frozenset()
+        for suffix in host_suffixes(host):
+            names = self._excepts.get(suffix)
+            if names:
+                found |= names
+        return found
 
     def domain(self, host: str) -> DomainRules | None:
         """The rules of the longest domain key covering ``host``."""
