@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import functools
 import os
 import platform
@@ -47,6 +48,7 @@ from learner.sampling import choose_samples, group_by_pattern, top_patterns
 from learner.targets import Target, parse_target
 from samepage import MIQPSNormalizer
 from tests.site.fixture import fixture_sites, observed_urls
+from tests.site.learner_settings import SUITE_CONFIG
 
 RenderOne = Callable[[str], Awaitable[None]]
 
@@ -79,19 +81,11 @@ class Pass:
 
 def bench_config(samples: int, min_samples: int, concurrency: int) -> LearnerConfig:
     """The learner settings of the benchmark: the test suite's, without politeness delay."""
-    return LearnerConfig(
+    return dataclasses.replace(
+        SUITE_CONFIG,
         samples=samples,
         min_samples=min(min_samples, samples),
-        delay_s=0.0,
-        jitter_s=0.0,
         concurrency=concurrency,
-        render=RenderSettings(
-            viewport_width=1000,
-            viewport_height=700,
-            max_page_height=3000,
-            page_timeout_s=6.0,
-            network_idle_max_s=2.0,
-        ),
     )
 
 

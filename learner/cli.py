@@ -17,7 +17,7 @@ from pathlib import Path
 from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
-from learner.errors import BrowserNotFound, ConfigError, LearnerError
+from learner.errors import ConfigError, LearnerError
 from learner.progress import Progress
 from learner.targets import parse_target, read_targets
 from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
@@ -354,10 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_GATE
-    except (ConfigError, BrowserNotFound, LearnedFormatError) as exc:
-        print(f"learner: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except LearnerError as exc:
+    except (LearnerError, LearnedFormatError) as exc:
+        # ConfigError, BrowserNotFound and the rest: unusable input, one line.
         print(f"learner: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:

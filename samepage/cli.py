@@ -184,10 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         norm = MIQPSNormalizer(learned=args.learned, learned_fallback=args.learned_fallback)
         return _COMMANDS[args.command](norm, args)
-    except LearnedFormatError as exc:
-        print(f"samepage: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except InvalidURL as exc:
+    except (LearnedFormatError, InvalidURL) as exc:
         print(f"samepage: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

@@ -335,19 +335,10 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return url
-        scheme, userinfo, host, port, path, query, fragment = parts
+        query = parts[5]
         if query:
-            query = self._filter(host, port, query)
-        out = (
-            f"{scheme}://{userinfo}{host}:{port}{path}"
-            if port
-            else f"{scheme}://{userinfo}{host}{path}"
-        )
-        if query:
-            out = f"{out}?{query}"
-        if fragment:
-            out = f"{out}#{fragment}"
-        return out
+            query = self._filter(parts[2], parts[3], query)
+        return _join(parts, query)
 
     def _filter(self, host: str, port: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)

@@ -6,27 +6,13 @@ import pytest
 import pytest_asyncio
 
 from learner.browser import BrowserChoice
-from learner.config import LearnerConfig, RenderSettings
 from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.targets import parse_target
 from tests.site.fixture import FIXTURE_HOSTS, observed_urls
+from tests.site.learner_settings import SUITE_CONFIG
 
-# Small samples and short page limits keep the suite quick; the method is the same.
-CONFIG = LearnerConfig(
-    samples=4,
-    min_samples=3,
-    delay_s=0.0,
-    jitter_s=0.0,
-    concurrency=2,
-    render=RenderSettings(
-        viewport_width=1000,
-        viewport_height=700,
-        max_page_height=3000,
-        page_timeout_s=6.0,
-        network_idle_max_s=2.0,
-    ),
-)
+CONFIG = SUITE_CONFIG
 TARGETS = [parse_target(f"http://{host}") for host in FIXTURE_HOSTS]
 
 
