@@ -23,6 +23,7 @@ from tests.site.fixture import (
     REDUNDANT,
     TRUTH,
     different_page_pairs,
+    fixture_sites,
     observed_urls,
     same_page_pairs,
 )
@@ -265,3 +266,28 @@ async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
     assert {n: v.verdict for n, v in params.items()} == {"id": "non-neutral", "ref": "non-neutral"}
     assert all("block or consent page" in (v.reason or "") for v in params.values())
     assert result.domains[0].error is not None
+
+
+async def test_without_a_url_log_urls_are_discovered_and_robots_obeyed(
+    browser_choice: BrowserChoice, tmp_path: Path
+) -> None:
+    # A fresh server: its request log then holds only this run's requests.
+    with SiteServer(fixture_sites()) as server:
+        result = await crawl(
+            [parse_target("http://shop.test")],
+            config=LearnerConfig(**{**CONFIG.to_json(), "render": CONFIG.render, "samples": 3}),
+            out=tmp_path / "learned.json",
+            cache=tmp_path / "run",
+            resolve=server.resolve(),
+            browser=browser_choice.executable,
+        )
+        paths = {r.path for r in server.requests_for("shop.test")}
+    assert {"/robots.txt", "/sitemap.xml"} <= paths
+    assert not [p for p in paths if p.startswith(NEVER_FETCHED["shop.test"])]
+    learned = result.learned.domains["shop.test"].patterns
+    assert result.domains[0].urls > 10 and learned
+    # Discovered URLs are few per pattern: whatever is called neutral had enough samples.
+    for entry in learned.values():
+        for verdict in entry.params.values():
+            assert verdict.verdict == "non-neutral" or verdict.tested >= 3
+    assert learned["color&id"].params["id"].verdict == "non-neutral"
