@@ -118,8 +118,10 @@ def _noise_parts() -> tuple[str, str, str]:
     )
     script = (
         "<style>@keyframes slide{to{transform:translateX(-360px)}}</style>"
-        "<script>setInterval(function(){document.getElementById('clock').textContent="
-        "new Date().toISOString().slice(11,23);},250);</script>"
+        # The clock ticks at once, then every 250 ms, so what a capture shows never depends on
+        # how soon after load it was taken (the banner and request id vary on every load).
+        "<script>(function(){var tick=function(){document.getElementById('clock').textContent="
+        "new Date().toISOString().slice(11,23);};tick();setInterval(tick,250);})();</script>"
     )
     return banner, footer, script
 
