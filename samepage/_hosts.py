@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TypeVar
 
-__all__ = ["host_suffixes", "lookup_host", "site_key"]
+__all__ = ["host_suffixes", "lookup_host"]
 
 T = TypeVar("T")
 
@@ -47,8 +47,3 @@ def lookup_host(mapping: Mapping[str, T], host: str, port: str = "") -> tuple[st
         if value is not None:
             return key, value
     return None
-
-
-def site_key(host: str, port: str = "") -> str:
-    """The learned-set key of a site: the host, with the port when it is not the default."""
-    return f"{host}:{port}" if port else host

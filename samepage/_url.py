@@ -13,7 +13,7 @@ from functools import lru_cache
 from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes
 from samepage.errors import InvalidURL
 
-__all__ = ["Parts", "normalize_host", "normalize_path", "split_url"]
+__all__ = ["Parts", "normalize_path", "split_url"]
 
 DEFAULT_PORTS = {"http": "80", "https": "443"}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -128,20 +128,9 @@ def _normalize_port(url: str, port: str, scheme: str) -> str:
     return "" if text == DEFAULT_PORTS[scheme] else text
 
 
-def normalize_host(url: str, host: str) -> str:
-    """Return the host in one form: lower case, IDNA (punycode), IPs canonical, no trailing dot.
-
-    Raises:
-        InvalidURL: when the host is empty or cannot be a host name.
-    """
-    try:
-        return _normalize_host(host)
-    except ValueError as exc:
-        raise InvalidURL(url, str(exc)) from None
-
-
 @lru_cache(maxsize=65536)
 def _normalize_host(host: str) -> str:
+    """The host in one form: lower case, IDNA, IPs canonical, no trailing dot (ValueError if not a host)."""
     if _ASCII_HOST.fullmatch(host):
         name = host
     else:

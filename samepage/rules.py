@@ -84,10 +84,6 @@ class AmbiguousRule:
     value_regex: re.Pattern[str] | None = None
     except_hosts: Mapping[str, bool] = field(default_factory=dict)
 
-    def excepted(self, host: str) -> bool:
-        """Whether ``host`` is under one of the hosts where this name is always content."""
-        return lookup_host(self.except_hosts, host) is not None
-
     def is_tracking(self, value: str) -> bool:
         """Whether ``value`` (as in the URL) is one of the values that mark tracking."""
         lowered = unquote_for_matching(value).lower()
