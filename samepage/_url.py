@@ -130,7 +130,10 @@ def _normalize_port(url: str, port: str, scheme: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _normalize_host(host: str) -> str:
-    """The host in one form: lower case, IDNA, IPs canonical, no trailing dot (ValueError if not a host)."""
+    """The host in one form: lower case, IDNA, IPs canonical, no trailing dot.
+
+    Raises ValueError when the string cannot be a host; split_url names the URL.
+    """
     if _ASCII_HOST.fullmatch(host):
         name = host
     else:
