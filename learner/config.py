@@ -36,7 +36,13 @@ class RenderSettings:
     settle_max_shots: int = 6
     max_text_chars: int = 200_000
     network_idle_max_s: float = 5.0
-    """Longest wait for in-flight requests before capturing anyway (long polls, streams)."""
+    """Longest wait for in-flight requests alone before capturing, unsettled (long polls)."""
+    quiet_window_s: float = 0.5
+    """How long the DOM and the network must stay quiet before a page counts as ready."""
+    timer_horizon_s: float = 3.0
+    """One-shot timers due within this many seconds are waited for; later ones are not."""
+    busy_limit_s: float = 4.0
+    """A page whose main thread does not answer within this long is busy: the render fails."""
 
     def __post_init__(self) -> None:
         _require(self.viewport_width >= 200, "viewport_width", "must be at least 200")
@@ -50,6 +56,9 @@ class RenderSettings:
         _require(self.settle_max_shots >= 2, "settle_max_shots", "must be at least 2")
         _require(self.max_text_chars > 0, "max_text_chars", "must be positive")
         _require(self.network_idle_max_s > 0, "network_idle_max_s", "must be positive")
+        _require(self.quiet_window_s > 0, "quiet_window_s", "must be positive")
+        _require(self.timer_horizon_s >= 0, "timer_horizon_s", "must not be negative")
+        _require(self.busy_limit_s > 0, "busy_limit_s", "must be positive")
 
 
 @dataclass(frozen=True, slots=True)

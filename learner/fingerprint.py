@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import imagehash
 from PIL import Image
 
-from learner.renderer import Rendering
+from learner.model import Rendering
 
 logger = logging.getLogger(__name__)
 
