@@ -235,7 +235,8 @@ def _print_summary(result: CrawlResult) -> None:
     for s in result.domains:
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
-            f"{s.render_failures:>7} {s.resumed:>8}" + (f"  {s.error}" if s.error else "")
+            f"{s.counters.render_failures:>7} {s.counters.resumed:>8}"
+            + (f"  {s.error}" if s.error else "")
         )
     stats = result.stats
     print(

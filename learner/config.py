@@ -73,6 +73,8 @@ class LearnerConfig:
     samples: int = 8
     threshold: float = 0.0
     min_samples: int = 3
+    min_contexts: int = 2
+    give_up_after: int = 2
     joint_samples: int = 2
     concurrency: int = 2
     per_host: int = 1
@@ -96,6 +98,8 @@ class LearnerConfig:
             "min_samples",
             "must be between 1 and samples",
         )
+        _require(self.min_contexts >= 1, "min_contexts", "must be at least 1")
+        _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
         _require(self.concurrency >= 1, "concurrency", "must be at least 1")
         _require(self.per_host >= 1, "per_host", "must be at least 1")
@@ -118,6 +122,8 @@ class LearnerConfig:
             "samples": self.samples,
             "threshold": self.threshold,
             "min_samples": self.min_samples,
+            "min_contexts": self.min_contexts,
+            "give_up_after": self.give_up_after,
             "top_patterns": self.top_patterns,
             "joint_samples": self.joint_samples,
             "seed": self.seed,

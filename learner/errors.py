@@ -32,6 +32,11 @@ __all__ = [
 class LearnerError(Exception):
     """Base class of every error the learner raises on purpose."""
 
+    @property
+    def transient(self) -> bool:
+        """Whether trying again may succeed: the retry policy retries exactly these."""
+        return False
+
 
 class ConfigError(LearnerError, ValueError):
     """An option or configuration file value is invalid; the message names the field."""
@@ -52,7 +57,10 @@ class RobotsDisallowed(LearnerError):
 class FetchError(LearnerError):
     """A plain (non-browser) HTTP fetch failed to connect or read; worth another try."""
 
-    transient = True
+    @property
+    def transient(self) -> bool:
+        """Always: a failed fetch is retried."""
+        return True
 
     def __init__(self, url: str, reason: str) -> None:
         super().__init__(f"fetch failed for {url}: {reason}")

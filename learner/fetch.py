@@ -49,6 +49,11 @@ class FetchResult:
     truncated: bool = False
 
     @property
+    def retry_after(self) -> str | None:
+        """The ``Retry-After`` header, if any."""
+        return self.headers.get("retry-after")
+
+    @property
     def content_type(self) -> str:
         """The media type, lower-case, without parameters (``""`` when absent).
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from learner.classify import PairOutcome
 from learner.errors import ConfigError
+from learner.model import PairOutcome
 
 logger = logging.getLogger(__name__)
 

@@ -72,7 +72,7 @@ def test_undecided_parameters_say_why(fixture_run: CrawlResult) -> None:
         "dest": "another host",
         "file": "download",
         "img": "not settled",
-        "job": "not settled",
+        "job": "main thread busy",
         "step": "redirect loop",
         "target": "non-HTTP",
     }

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from learner.classify import PairOutcome
+from learner.model import PairOutcome
 from learner.store import RunStore
 
 
