@@ -174,6 +174,20 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"successful samples needed to call a parameter neutral (default {d.min_samples})",
     )
+    group.add_argument(
+        "--min-contexts",
+        type=int,
+        metavar="N",
+        help="paths, and values of the other parameters, the successful samples must cover "
+        f"where the pattern has them (default {d.min_contexts})",
+    )
+    group.add_argument(
+        "--give-up-after",
+        type=int,
+        metavar="N",
+        help="unusable originals after which a parameter, and then a site, is given up and "
+        f"kept (default {d.give_up_after})",
+    )
     group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
     group.add_argument(
         "--max-flip-fraction",
@@ -256,6 +270,8 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "samples": args.samples,
         "threshold": args.threshold,
         "min_samples": args.min_samples,
+        "min_contexts": args.min_contexts,
+        "give_up_after": args.give_up_after,
         "seed": args.seed,
         "gate_max_flip_fraction": args.gate_max_flip_fraction,
         "concurrency": args.concurrency,
