@@ -21,6 +21,7 @@ from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
+from learner.report import write_report
 from learner.targets import parse_target
 from samepage import LearnedSet, MIQPSNormalizer, load_learned
 from tests.site.learner_settings import SUITE_CONFIG
@@ -198,3 +199,11 @@ def _toml(config: LearnerConfig) -> str:
     lines = ["[learner]"] + [f"{k} = {json.dumps(v)}" for k, v in data.items()]
     lines += ["[learner.render]"] + [f"{k} = {json.dumps(v)}" for k, v in render.items()]
     return "\n".join(lines) + "\n"
+
+
+def test_the_report_says_which_paths_the_samples_covered(
+    trust_run: CrawlResult, tmp_path: Path
+) -> None:
+    index = write_report(trust_run.run_folder, tmp_path / "report")
+    html = index.read_text(encoding="utf-8")
+    assert "samples covered 2 of 2 paths (<code>/feed</code>, <code>/item</code>)" in html
