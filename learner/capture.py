@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from learner.config import RenderSettings
 from learner.errors import NavigationFailed, RenderCause, RenderTimeout
+from learner.memory import MemoryWatchdog
 from learner.model import Rendering
 from learner.page_scripts import PROBE, READY_STATE, SCROLL_THROUGH
 
@@ -41,8 +42,9 @@ _SCROLL_PASSES = 3
 class PageWatch:
     """Listens to one page: requests in flight, navigations, and what must end the render."""
 
-    def __init__(self, page: Page, url: str) -> None:
+    def __init__(self, page: Page, url: str, memory: MemoryWatchdog | None = None) -> None:
         self.page = page
+        self.memory = memory
         self.host = (urlsplit(url).hostname or "").lower()
         self.inflight: set[Request] = set()
         self.requests_started = 0
@@ -61,7 +63,7 @@ class PageWatch:
         page.on("framenavigated", self._on_navigated)
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
-        page.on("crash", lambda _: self.fail("the page crashed", RenderCause.CRASHED))
+        page.on("crash", lambda _: self._on_crash())
 
     def fail(self, reason: str, cause: RenderCause) -> None:
         """Record the first reason to abandon this render."""
@@ -82,7 +84,10 @@ class PageWatch:
         if self.failure is not None:
             if task.done() and not task.cancelled():
                 task.exception()  # retrieved: the recorded failure explains it better
-            raise NavigationFailed(url, *self.failure)
+            reason, cause = self.failure
+            if cause is RenderCause.MEMORY:
+                raise RenderTimeout(url, reason, cause)
+            raise NavigationFailed(url, reason, cause)
         return task.result()
 
     def network_quiet_for(self) -> float:
@@ -131,6 +136,13 @@ class PageWatch:
 
     def _on_download(self, download: Download) -> None:
         self.fail("download", RenderCause.DOWNLOAD)
+
+    def _on_crash(self) -> None:
+        if self.memory is not None and self.memory.blames():
+            cap = self.memory.cap_bytes >> 20
+            self.fail(f"the page passed the memory cap of {cap} MB", RenderCause.MEMORY)
+        else:
+            self.fail("the page crashed", RenderCause.CRASHED)
 
 
 class _Capture:

@@ -43,6 +43,8 @@ class RenderSettings:
     """One-shot timers due within this many seconds are waited for; later ones are not."""
     busy_limit_s: float = 4.0
     """A page whose main thread does not answer within this long is busy: the render fails."""
+    max_renderer_mb: int = 2048
+    """A page renderer using more resident memory than this is killed; the render fails."""
 
     def __post_init__(self) -> None:
         _require(self.viewport_width >= 200, "viewport_width", "must be at least 200")
@@ -59,6 +61,7 @@ class RenderSettings:
         _require(self.quiet_window_s > 0, "quiet_window_s", "must be positive")
         _require(self.timer_horizon_s >= 0, "timer_horizon_s", "must not be negative")
         _require(self.busy_limit_s > 0, "busy_limit_s", "must be positive")
+        _require(self.max_renderer_mb >= 64, "max_renderer_mb", "must be at least 64")
 
 
 @dataclass(frozen=True, slots=True)

@@ -219,7 +219,9 @@ async def _learn_domain(
 
 
 # Failures that cost a page timeout or more each: what makes a site not worth going on with.
-_SLOW_FAILURES = frozenset({RenderCause.TIMEOUT.value, RenderCause.BUSY.value})
+_SLOW_FAILURES = frozenset(
+    {RenderCause.TIMEOUT.value, RenderCause.BUSY.value, RenderCause.MEMORY.value}
+)
 
 
 def _hopeless(

@@ -85,6 +85,8 @@ class RenderCause(StrEnum):
     """The main frame was sent to another host."""
     NON_HTTP = "non-http"
     """The main frame was sent to a non-HTTP URL."""
+    MEMORY = "memory"
+    """The page's renderer passed the memory cap and was killed."""
     CRASHED = "crashed"
     BROWSER_GONE = "browser-gone"
 

@@ -30,6 +30,7 @@ from learner.errors import (
     RenderError,
     RenderTimeout,
 )
+from learner.memory import MemoryWatchdog
 from learner.model import Rendering
 from learner.page_scripts import READINESS_INIT
 
@@ -92,6 +93,7 @@ class Renderer:
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._slot: _Slot | None = None
+        self._memory = MemoryWatchdog(settings.max_renderer_mb << 20)
         self._entered = False
         self._closed = False
         self.renders = 0
@@ -107,6 +109,7 @@ class Renderer:
             self._playwright = await async_playwright().start()
             async with self._lock:
                 self._slot = await self._launch()
+            self._memory.start()
         except BaseException:
             await self._shutdown()
             raise
@@ -122,6 +125,7 @@ class Renderer:
 
     async def _shutdown(self) -> None:
         self._closed = True
+        await self._memory.stop()
         if self._slot is not None:
             await self._close_browser(self._slot)
             self._slot = None
@@ -217,7 +221,7 @@ class Renderer:
                 context = await self._new_context(slot.browser)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
-                return await capture(page, PageWatch(page, url), url, s)
+                return await capture(page, PageWatch(page, url, self._memory), url, s)
         except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
             raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
         except PlaywrightTimeout as exc:

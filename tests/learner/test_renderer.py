@@ -250,3 +250,40 @@ async def test_changes_below_the_first_screen_keep_a_page_unsettled(
     assert rendering.unsettled.startswith("not ready within the page time")
     assert rendering.text == "Still text"
     assert _size(rendering)[1] > render_settings.viewport_height
+
+
+def _huge_site() -> Site:
+    # About 30 MB of HTML: parsing and laying it out takes a renderer to hundreds of MB.
+    row = "<div><span>Row {}</span> <b>cell</b> <i>more</i></div>"
+    rows = "".join(row.format(i) for i in range(450_000))
+    body = f"<!doctype html><title>Huge</title><body>{rows}</body>"
+    site = Site("huge.test")
+    site.routes["/a"] = lambda request: Response(body=body)
+    site.routes["/b"] = lambda request: Response(body=body)
+    site.routes["/small"] = lambda request: Response(body="<h1>Small</h1>")
+    return site
+
+
+async def test_renderers_past_the_memory_cap_are_killed_and_their_pages_fail(
+    browser_choice: BrowserChoice, render_settings: RenderSettings
+) -> None:
+    # Busy detection and the page time are out of reach: only the memory cap ends the renders.
+    settings = dataclasses.replace(
+        render_settings, page_timeout_s=120.0, busy_limit_s=120.0, max_renderer_mb=300
+    )
+    with SiteServer([_huge_site()]) as server:
+        async with Renderer(
+            settings, executable=browser_choice.executable, resolve=server.resolve()
+        ) as own:
+            async with asyncio.timeout(100):
+                results = await asyncio.gather(
+                    own.render("http://huge.test/a"),
+                    own.render("http://huge.test/b"),
+                    return_exceptions=True,
+                )
+            after = await own.render("http://huge.test/small")
+    for result in results:
+        assert isinstance(result, RenderTimeout), result
+        assert result.cause is RenderCause.MEMORY
+        assert result.reason == "the page passed the memory cap of 300 MB"
+    assert after.text == "Small"
