@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress, warnings only")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    fmt = argparse.ArgumentDefaultsHelpFormatter
+    fmt = _DefaultsOnce
 
     run = sub.add_parser("crawl", help="learn the domains of a file", formatter_class=fmt)
     run.add_argument(
@@ -122,10 +122,16 @@ def _parser() -> argparse.ArgumentParser:
         "demo", help="learn the bundled demo site and show the result", formatter_class=fmt
     )
     demo.add_argument(
-        "--out", metavar="PATH", default="data/learned.json", help="learned set to write"
+        "--out",
+        metavar="PATH",
+        default="data/demo-learned.json",
+        help="learned set to write (never one a crawl wrote)",
     )
     demo.add_argument(
-        "--cache", metavar="DIR", default=".samepage-cache/demo", help="run folder (cleared first)"
+        "--cache",
+        metavar="DIR",
+        default=".samepage-cache/demo",
+        help="run folder, cleared first if an earlier demo made it",
     )
     demo.add_argument("--browser", metavar="PATH", help="Chromium executable")
 
@@ -148,6 +154,16 @@ def _parser() -> argparse.ArgumentParser:
         "parameter to neutral",
     )
     return parser
+
+
+class _DefaultsOnce(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default once: not when its help names it, nor when it is unset."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
 
 
 def _method_options(parser: argparse.ArgumentParser) -> None:
@@ -193,6 +209,7 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         "--max-flip-fraction",
         type=float,
         dest="gate_max_flip_fraction",
+        metavar="F",
         help=f"publishing gate limit (default {d.gate_max_flip_fraction})",
     )
 
@@ -304,8 +321,15 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
     from learner.demo.server import SiteServer
     from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
 
-    cache = Path(args.cache)
+    cache, out = Path(args.cache), Path(args.out)
+    marker = cache / _DEMO_MARKER
+    if cache.exists() and not marker.exists() and any(cache.iterdir()):
+        raise ConfigError(f"--cache {cache}: not a folder an earlier demo made; not clearing it")
+    if out.exists() and _written_by_a_crawl(out):
+        raise ConfigError(f"--out {out}: a crawl wrote this learned set; the demo keeps it")
     shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir(parents=True)
+    marker.write_text("made by python -m learner demo; the next demo may clear this folder\n")
     # The demo site is ours and on loopback: no politeness delay is owed to it.
     config = LearnerConfig(samples=4, min_samples=3, delay_s=0.0, jitter_s=0.0)
     targets = [parse_target(f"http://{host}") for host in DEMO_HOSTS]
@@ -320,7 +344,7 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
             crawl(
                 targets,
                 config=config,
-                out=Path(args.out),
+                out=out,
                 cache=cache,
                 observed=urls,
                 resolve=server.resolve(),
@@ -334,6 +358,20 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
     for url in urls[:: max(1, len(urls) // 8)][:8]:
         print(f"  {url}\n    -> {norm.normalize(url)}")
     return EXIT_OK
+
+
+_DEMO_MARKER = ".samepage-demo"
+
+
+def _written_by_a_crawl(path: Path) -> bool:
+    """Whether a learned set names hosts other than the demo's (so a crawl wrote it)."""
+    from learner.demo.sites import DEMO_HOSTS
+
+    try:
+        learned = load_learned(path)
+    except (LearnedFormatError, OSError):
+        return True  # not ours to overwrite either
+    return not set(learned.domains) <= set(DEMO_HOSTS)
 
 
 def _run_report(args: argparse.Namespace, progress: Progress) -> int:

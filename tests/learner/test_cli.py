@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from samepage import DomainEntry, LearnedSet, dump_learned
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -81,3 +84,34 @@ def test_help_has_groups_defaults_and_exit_codes() -> None:
     ):
         assert needle in text
     assert "exit status:" in run("--help").stdout
+
+
+@pytest.mark.parametrize("command", ["crawl", "demo", "report", "diff"])
+def test_help_shows_each_default_once(command: str) -> None:
+    result = run(command, "--help")
+    assert result.returncode == 0
+    assert "(default: None)" not in result.stdout
+    assert "(default: False)" not in result.stdout
+    # One option's help, wrapped over lines, names its default at most once.
+    entries = re.split(r"\n  (?=-)", result.stdout)
+    assert [e for e in entries if e.count("default") > 1] == []
+
+
+def test_demo_refuses_to_clear_a_folder_it_did_not_make(tmp_path: Path) -> None:
+    keep = tmp_path / "mine"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("precious", encoding="utf-8")
+    result = run("demo", "--cache", str(keep), "--out", str(tmp_path / "demo.json"))
+    assert result.returncode == 2
+    assert "not a folder an earlier demo made" in result.stderr
+    assert (keep / "notes.txt").read_text(encoding="utf-8") == "precious"
+
+
+def test_demo_refuses_to_overwrite_a_learned_set_a_crawl_wrote(tmp_path: Path) -> None:
+    published = tmp_path / "learned.json"
+    dump_learned(LearnedSet({"shop.example.com": DomainEntry({})}), published)
+    before = published.read_bytes()
+    result = run("demo", "--cache", str(tmp_path / "run"), "--out", str(published))
+    assert result.returncode == 2
+    assert "a crawl wrote this learned set" in result.stderr
+    assert published.read_bytes() == before
