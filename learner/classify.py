@@ -31,7 +31,7 @@ from samepage import ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["classify_pattern", "gave_up"]
+__all__ = ["classify_pattern", "gave_up", "kept"]
 
 GAVE_UP = "given up"
 """How the reason of a parameter given up begins (the host-level check looks for it)."""
@@ -203,10 +203,19 @@ async def _joint_check(
 
 def _mark(verdicts: dict[str, ParamVerdict], names: list[str], reason: str) -> None:
     for name in names:
-        old = verdicts[name]
-        verdicts[name] = ParamVerdict(
-            "non-neutral", old.tested, old.changed, old.failed, reason=reason, extra=old.extra
-        )
+        verdicts[name] = kept(verdicts[name], reason)
+
+
+def kept(verdict: ParamVerdict, reason: str) -> ParamVerdict:
+    """``verdict`` made non-neutral for ``reason``, its counts and evidence unchanged."""
+    return ParamVerdict(
+        "non-neutral",
+        verdict.tested,
+        verdict.changed,
+        verdict.failed,
+        reason=reason,
+        extra=verdict.extra,
+    )
 
 
 async def classify_pattern(

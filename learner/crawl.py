@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from learner.browser import find_browser
-from learner.classify import classify_pattern, gave_up
+from learner.classify import classify_pattern, gave_up, kept
 from learner.config import LearnerConfig
 from learner.diff import GateResult
 from learner.discovery import discover
@@ -253,14 +253,7 @@ def _untested(group: PatternGroup, reason: str) -> PatternEntry:
 
 
 def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
-    params = {
-        name: v
-        if not v.neutral
-        else ParamVerdict(
-            "non-neutral", v.tested, v.changed, v.failed, reason=reason, extra=v.extra
-        )
-        for name, v in entry.params.items()
-    }
+    params = {name: kept(v, reason) if v.neutral else v for name, v in entry.params.items()}
     return PatternEntry(entry.urls, params, entry.extra)
 
 
