@@ -13,14 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 from learner.classify import PairOutcome
 from learner.errors import ConfigError
+from samepage._files import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -28,17 +27,11 @@ __all__ = ["RunStore", "write_json_atomic"]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as sorted, indented JSON through a temp file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, sort_keys=True, ensure_ascii=False)
-            handle.write("\n")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    """Write ``data`` as sorted, indented JSON through a temp file renamed into place.
+
+    A replaced file keeps its mode; a new one gets the umask's (as ``open()`` would).
+    """
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 class RunStore:
