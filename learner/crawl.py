@@ -31,6 +31,7 @@ from learner.discovery import discover
 from learner.errors import ConfigError, LearnerError, NavigationFailed, RenderError, RenderTimeout
 from learner.fetch import fetch, parse_resolve
 from learner.fingerprint import Comparison, Fingerprint, compare, fingerprint
+from learner.outputs import check_output
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
 from learner.progress import Progress
 from learner.renderer import Renderer, Rendering
@@ -443,7 +444,7 @@ async def crawl(
     resolve = dict(resolve or {})
     parse_resolve(resolve)
     old = load_learned(previous) if previous is not None else None
-    _check_writable(out)
+    check_output(out)
     choice = find_browser(browser)
     started = time.monotonic()
     normalizer = MIQPSNormalizer()
