@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -201,3 +202,50 @@ def test_a_second_run_on_one_run_folder_exits_2(
     _one_clear_line(result)
     assert f"is in use by another learner run (pid {os.getpid()})" in result.stderr
     assert not (cache / "checkpoint.jsonl").exists()
+
+
+def test_ctrl_c_stops_with_one_line_and_publishes_nothing(
+    tmp_path: Path, browser_choice: BrowserChoice
+) -> None:
+    from learner.demo.server import SiteServer
+    from learner.demo.sites import demo_sites, demo_urls
+
+    (tmp_path / "domains.txt").write_text("http://shop.example\n")
+    (tmp_path / "urls.txt").write_text("\n".join(demo_urls()) + "\n")
+    cache, out = tmp_path / "cache", tmp_path / "learned.json"
+    with SiteServer(demo_sites()) as server:
+        args = [
+            *("-v", "crawl", str(tmp_path / "domains.txt"), "--urls", str(tmp_path / "urls.txt")),
+            *("--out", str(out), "--cache", str(cache), "--delay", "0"),
+            *("--resolve", f"shop.example={server.resolve()['shop.example']}"),
+        ]
+        if browser_choice.executable:
+            args += ["--browser", browser_choice.executable]
+        # A session of its own: Ctrl-C in a terminal reaches the whole process group,
+        # the browser included.
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "learner", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        assert proc.stderr is not None
+        seen = []
+        for line in proc.stderr:  # wait for the first comparison to be saved
+            seen.append(line)
+            if "checkpoint: 1 comparisons recorded" in line:
+                break
+        else:
+            raise AssertionError("the crawl ended first:\n" + "".join(seen))
+        os.killpg(proc.pid, signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(timeout=60) == 130
+    saved = (cache / "checkpoint.jsonl").read_text().count("\n")
+    assert saved >= 1
+    assert rest.splitlines()[-1] == (
+        f"learner: interrupted; {saved} finished comparisons are saved in {cache}; "
+        "rerun the same command to resume"
+    )
+    assert "Traceback" not in rest and "ERROR" not in rest and "WARNING" not in rest
+    assert not out.exists()
