@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -27,7 +26,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = None
-    temp = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+    temp = target.parent / f".{target.name}.{os.urandom(6).hex()}.tmp"
     # O_EXCL: never write through a file or link someone else put there. The kernel applies
     # the umask to 0o666, exactly as for any file the user's tools create.
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
