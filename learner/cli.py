@@ -10,24 +10,44 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
 from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
 from learner.progress import Progress
+from learner.store import saved_comparisons
 from learner.targets import parse_target, read_targets
 from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
+from samepage.cli import _discard_stdout
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _DEFAULTS = LearnerConfig()
+# Config fields set by an option whose name differs from the field's.
+_OPTIONS = {
+    "top_patterns": "--top-patterns",
+    "min_samples": "--min-samples",
+    "gate_max_flip_fraction": "--max-flip-fraction",
+    "page_timeout_s": "--timeout",
+    "delay_s": "--delay",
+    "samples": "--samples",
+    "threshold": "--threshold",
+    "seed": "--seed",
+    "concurrency": "--concurrency",
+}
 
 _EPILOG = """\
 examples:
@@ -148,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW.json")
     diff.add_argument(
         "--max-flip-fraction",
-        type=float,
+        type=_fraction,
         default=_DEFAULTS.gate_max_flip_fraction,
         help="the publishing gate's limit: share of common patterns allowed to flip a "
         "parameter to neutral",
@@ -164,6 +184,17 @@ class _DefaultsOnce(argparse.ArgumentDefaultsHelpFormatter):
         if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
             return text
         return super()._get_help_string(action)
+
+
+def _fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 to 1")
+    return value
 
 
 def _method_options(parser: argparse.ArgumentParser) -> None:
@@ -212,6 +243,30 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         metavar="F",
         help=f"publishing gate limit (default {d.gate_max_flip_fraction})",
     )
+
+
+def _run_interruptible(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; Ctrl-C stops it at once and quietly, and nothing is published.
+
+    asyncio's own handler only cancels the main task, and a cancellation that reaches a
+    browser call can be taken for a failed page: the run would go on and write a learned set
+    of failed domains. Ctrl-C also reaches the browser (same process group), so the errors
+    that follow are noise: logging and unraisable-exception reports are silenced, and
+    ``main`` prints one line.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return asyncio.run(work)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        logging.disable(logging.CRITICAL)
+        sys.unraisablehook = lambda unraisable: None
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        return asyncio.run(work)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _configure_logging(verbose: int, quiet: bool) -> None:
@@ -295,9 +350,16 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "page_timeout_s": args.timeout,
         "delay_s": args.delay,
     }
-    config = build_config(file_values, overrides)
+    try:
+        config = build_config(file_values, overrides)
+    except ConfigError as exc:
+        # Name the option the user typed when the bad value came from the command line.
+        field, _, problem = str(exc).partition(": ")
+        if overrides.get(field) is not None:
+            raise ConfigError(f"{_OPTIONS.get(field, field)}: {problem}") from None
+        raise
     observed = _read_urls(args.urls) if args.urls else None
-    result = asyncio.run(
+    result = _run_interruptible(
         crawl(
             targets,
             config=config,
@@ -340,7 +402,7 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
             f"learning {len(urls)} observed URLs",
             file=sys.stderr,
         )
-        result = asyncio.run(
+        result = _run_interruptible(
             crawl(
                 targets,
                 config=config,
@@ -413,9 +475,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ConfigError, BrowserNotFound and the rest: unusable input, one line.
         print(f"learner: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        _discard_stdout()  # the reader stopped (``| head``): end quietly
+        return EXIT_OK
     except OSError as exc:
         print(f"learner: cannot write output: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("learner: interrupted; rerun the same command to resume", file=sys.stderr)
+        progress.finish()
+        cache = getattr(args, "cache", None)
+        saved = (
+            f"; {saved_comparisons(Path(cache))} finished comparisons are saved in {cache}"
+            if cache and args.command == "crawl"
+            else ""
+        )
+        print(f"learner: interrupted{saved}; rerun the same command to resume", file=sys.stderr)
         return 130

@@ -30,9 +30,10 @@ from learner.diff import GateResult
 from learner.discovery import discover
 from learner.errors import LearnerError, RenderCause
 from learner.fetch import fetch, parse_resolve
+from learner.outputs import check_output
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
 from learner.progress import Progress
-from learner.publish import GateRefused, check_writable, publish
+from learner.publish import GateRefused, publish
 from learner.renderer import Renderer
 from learner.samples import PatternPages, SampleRunner, SiteCounters
 from learner.sampling import PatternGroup, group_by_pattern, top_patterns
@@ -293,7 +294,7 @@ async def crawl(
     resolve = dict(resolve or {})
     parse_resolve(resolve)
     old = load_learned(previous) if previous is not None else None
-    check_writable(out)
+    check_output(out)
     choice = find_browser(browser)
     started = time.monotonic()
     normalizer = MIQPSNormalizer()
@@ -351,7 +352,7 @@ async def crawl(
             "renders": renders,
             "render_failures": sum(s.counters.render_failures for s in stats),
             "comparisons": sum(s.counters.comparisons for s in stats),
-            "resumed_comparisons": store.resumed,
+            "resumed_comparisons": sum(s.counters.resumed for s in stats),
             "seconds": round(elapsed, 3),
             "render_seconds": round(runner.render_seconds, 3),
             "pages_per_second": round(renders / elapsed, 3) if elapsed else 0.0,

@@ -7,16 +7,15 @@ the work is not lost; a set the gate refuses is kept in the run folder only.
 from __future__ import annotations
 
 import logging
-import tempfile
 from pathlib import Path
 
 from learner.diff import GateResult, LearnedDiff, diff_learned, gate
-from learner.errors import ConfigError, LearnerError
+from learner.errors import LearnerError
 from samepage import LearnedSet, dump_learned
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["GateRefused", "check_writable", "publish"]
+__all__ = ["GateRefused", "publish"]
 
 
 class GateRefused(LearnerError):
@@ -27,16 +26,6 @@ class GateRefused(LearnerError):
         self.result = result
         self.diff = diff
         self.kept_at = kept_at
-
-
-def check_writable(out: Path) -> None:
-    """Fail before any work when the learned set could not be written at the end."""
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", suffix=".probe"):
-            pass
-    except OSError as exc:
-        raise ConfigError(f"--out {out}: cannot write there: {exc}") from exc
 
 
 def publish(

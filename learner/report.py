@@ -153,7 +153,7 @@ def _read_run(folder: Path) -> _Run:
     try:
         loaded = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
         stats = loaded if isinstance(loaded, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         logger.warning("%s: no readable stats.json; totals are left out", folder)
     return _Run(folder, learned, stats, _read_pairs(folder / "checkpoint.jsonl"))
 
@@ -167,8 +167,8 @@ def _read_pairs(path: Path) -> dict[tuple[str, str], Mapping[str, Any]]:
                 try:
                     pair = json.loads(line)["pair"]
                     pairs[(str(pair["original"]), str(pair["candidate"]))] = pair
-                except (ValueError, KeyError, TypeError):
-                    continue  # a torn last line of an interrupted run
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    continue  # a torn last line of an interrupted run, or a hostile one
     except OSError:
         logger.warning("%s: no checkpoint; the report shows verdicts without evidence", path)
     return pairs

@@ -96,6 +96,7 @@ class SampleRunner:
         self.retry_policy = retry_policy
         self.sleep = sleep
         self.render_seconds = 0.0
+        self._used: set[tuple[str, str]] = set()
 
     async def render_page(self, url: str, counters: SiteCounters) -> _Page:
         """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
@@ -138,7 +139,8 @@ class SampleRunner:
         """Judge one sample, or read it back from the checkpoint of an earlier run."""
         done = self.store.finished(original, candidate)
         if done is not None:
-            if self.store.from_earlier_run(original, candidate):
+            first_use = (original, candidate) not in self._used
+            if first_use and self.store.from_earlier_run(original, candidate):
                 counters.resumed += 1
                 self.progress.resumed += 1
         else:
@@ -146,6 +148,7 @@ class SampleRunner:
             counters.comparisons += 1
             self.store.record(done)
             logger.info("checkpoint: %d comparisons recorded", self.store.recorded)
+        self._used.add((original, candidate))
         counters.outcomes.append(done)
         return done
 
