@@ -89,7 +89,8 @@ def load_tools() -> tuple[list[Tool], list[str]]:
 
         # url-normalize's own tracking filter, off by default.
         def url_normalize_filtered(url: str) -> str | None:
-            return url_normalize(url, filter_params=True)
+            result = url_normalize(url, filter_params=True)
+            return None if result is None else str(result)
 
         tools.append(Tool("url_normalize(filter_params=True)", url_normalize_filtered))
     except ImportError as exc:

@@ -41,13 +41,13 @@ def test_options_are_validated() -> None:
     with pytest.raises(ValueError, match="learned_fallback"):
         MIQPSNormalizer(learned_fallback="drop")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        MIQPSNormalizer({"a": 1})  # type: ignore[misc]
+        MIQPSNormalizer({"a": 1})  # type: ignore[call-arg]
 
 
 def test_normalizer_is_immutable() -> None:
     norm = MIQPSNormalizer()
     with pytest.raises(AttributeError, match="immutable"):
-        norm.learned = None  # type: ignore[misc]
+        norm.learned = None
 
 
 def test_explain_reports_every_parameter_in_order() -> None:

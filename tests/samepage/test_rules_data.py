@@ -56,7 +56,7 @@ def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def _key(entry: dict[str, Any]) -> str:
-    return entry["name"] if "name" in entry else entry["prefix"] + "*"
+    return str(entry["name"]) if "name" in entry else str(entry["prefix"]) + "*"
 
 
 def test_format_and_version() -> None:
