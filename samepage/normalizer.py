@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
+from samepage._rewrite import AliasRule, RedirectRule, Rewrite
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
@@ -30,6 +31,7 @@ __all__ = [
     "Explanation",
     "MIQPSNormalizer",
     "ParamDecision",
+    "Rewrite",
     "normalize_url",
     "pattern_key",
     "same_page",
@@ -40,6 +42,8 @@ _DEFAULT = Rule(
     "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
 )
 _POLICY_CACHE_LIMIT = 50_000
+# Each unwrap makes the URL shorter; the bound only guards against a pathological rule table.
+_MAX_REWRITES = 32
 _NAME_CACHE_LIMIT = 2_000
 
 Fallback = Literal["keep", "domain"]
@@ -77,6 +81,7 @@ class Explanation:
     pattern: str | None
     learned_domain: str | None
     params: tuple[ParamDecision, ...]
+    rewrites: tuple[Rewrite, ...] = ()  # redirect unwraps, aliases, path session ids, in order
 
     def to_json(self) -> dict[str, Any]:
         """This explanation as a JSON-ready dict."""
@@ -85,6 +90,7 @@ class Explanation:
             "result": self.result,
             "pattern": self.pattern,
             "learned_domain": self.learned_domain,
+            "rewrites": [r.to_json() for r in self.rewrites],
             "params": [p.to_json() for p in self.params],
         }
 
@@ -97,7 +103,16 @@ class _HostPolicy:
     however many distinct hosts a stream of URLs has.
     """
 
-    __slots__ = ("allow", "ambiguous", "block", "fallback", "learned", "learned_key", "names")
+    __slots__ = (
+        "allow",
+        "ambiguous",
+        "block",
+        "fallback",
+        "learned",
+        "learned_key",
+        "names",
+        "prefixes",
+    )
 
     def __init__(
         self,
@@ -124,6 +139,7 @@ class _HostPolicy:
         self.ambiguous: dict[str, AmbiguousRule] = {
             name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
         }
+        self.prefixes = norm.rules.ambiguous_prefixes
         self.names: dict[str, tuple[int, Rule | None]] = {}
 
     def static(self, name: str) -> tuple[int, Rule | None]:
@@ -148,8 +164,13 @@ class _HostPolicy:
             self.names[name] = decided
         return decided
 
-    def dynamic(self, name: str, piece: str, pattern: str | None) -> tuple[bool, Rule]:
-        """Learned, ambiguous and default layers for a name the static rules left open."""
+    def dynamic(
+        self, name: str, piece: str, pattern: str | None, pairs: list[Pair]
+    ) -> tuple[bool, Rule]:
+        """Learned, ambiguous and default layers for a name the static rules left open.
+
+        ``pairs`` are the URL's other parameters, for rules that need a partner name.
+        """
         learned = self.learned
         if learned is not None:
             decided = _learned_decision(
@@ -157,8 +178,15 @@ class _HostPolicy:
             )
             if decided is not None:
                 return decided
-        ambiguous = self.ambiguous.get(name.lower())
-        if ambiguous is not None and ambiguous.is_tracking(value_of(piece)):
+        lower = name.lower()
+        ambiguous = self.ambiguous.get(lower)
+        if ambiguous is None and self.prefixes:
+            ambiguous = next((r for p, r in self.prefixes if lower.startswith(p)), None)
+        if (
+            ambiguous is not None
+            and ambiguous.is_tracking(value_of(piece))
+            and (not ambiguous.requires or any(n.lower() == ambiguous.requires for n, _ in pairs))
+        ):
             return False, ambiguous.rule
         return True, _DEFAULT
 
@@ -217,6 +245,8 @@ class MIQPSNormalizer:
         learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
             format-1 document, or the simple form ``{host_suffix: {content names}}``.
         disable_rules: built-in rules to switch off, by rule id or bare name.
+        unwrap_redirects: replace a redirect wrapper (``google.com/url?q=TARGET``) by its
+            target before normalising (default ``True``).
         learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
             (default: keep every parameter) or ``"domain"`` (drop a parameter only if it is
             neutral in every learned pattern of that host that contains it).
@@ -233,6 +263,7 @@ class MIQPSNormalizer:
         "_extra_block",
         "_frozen",
         "_policies",
+        "_rewrites",
         "_shared",
         "learned",
         "learned_fallback",
@@ -248,6 +279,7 @@ class MIQPSNormalizer:
         disable_rules: Iterable[str] = frozenset(),
         learned_fallback: Fallback = "keep",
         rules: RuleSet | None = None,
+        unwrap_redirects: bool = True,
     ) -> None:
         if learned_fallback not in ("keep", "domain"):
             raise ValueError(
@@ -255,7 +287,10 @@ class MIQPSNormalizer:
             )
         base = rules if rules is not None else default_rules()
         set_ = object.__setattr__
-        set_(self, "rules", base.without(disable_rules))
+        ruleset = base.without(disable_rules)
+        if not unwrap_redirects:
+            ruleset = replace(ruleset, redirects={})
+        set_(self, "rules", ruleset)
         set_(self, "learned", load_learned(learned) if learned is not None else None)
         set_(self, "learned_fallback", learned_fallback)
         set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
@@ -274,6 +309,7 @@ class MIQPSNormalizer:
             )
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_policies", {})
+        set_(self, "_rewrites", {})
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -284,6 +320,7 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _policies: dict[tuple[str, str], _HostPolicy]
+    _rewrites: dict[str, tuple[tuple[RedirectRule, ...], tuple[AliasRule, ...]] | None]
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -335,10 +372,70 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return url
+        rewrites = self._rewrites.get(parts[2], False)
+        if rewrites is not None or ";" in parts[4] or "(" in parts[4]:
+            parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], query)
         return _join(parts, query)
+
+    def _host_rewrites(
+        self, host: str
+    ) -> tuple[tuple[RedirectRule, ...], tuple[AliasRule, ...]] | None:
+        """The redirect and alias rules of ``host`` (``None``: it has none), cached."""
+        if host in self._rewrites:
+            return self._rewrites[host]
+        if len(self._rewrites) >= _POLICY_CACHE_LIMIT:
+            self._rewrites.clear()
+        redirects = self.rules.redirect_rules(host)
+        aliases = self.rules.aliases.get(host, ())
+        found = (redirects, aliases) if redirects or aliases else None
+        self._rewrites[host] = found
+        return found
+
+    def _rewrite(self, parts: Parts, steps: list[Rewrite] | None) -> Parts:
+        """Apply path session rules, redirect unwrapping and aliases until nothing changes.
+
+        With ``steps``, each rewrite is recorded there for :meth:`explain`.
+        """
+        for _ in range(_MAX_REWRITES):
+            scheme, userinfo, host, port, path, query, fragment = parts
+            new = parts
+            sessions = self.rules.path_sessions if ";" in path or "(" in path else ()
+            for session in sessions:
+                stripped = session.strip(path)
+                if stripped != path:
+                    new = (scheme, userinfo, host, port, stripped, query, fragment)
+                    _record(steps, session.id, session.source, parts, new)
+                    parts, path = new, stripped
+            rules = self._host_rewrites(host) if not port else None
+            if rules is None:
+                return parts
+            redirects, aliases = rules
+            for redirect in redirects:
+                target = redirect.target(path, query)
+                if target is None:
+                    continue
+                try:
+                    unwrapped = split_url(target)
+                except InvalidURL:
+                    continue
+                if unwrapped is not None:
+                    new = unwrapped
+                    _record(steps, redirect.id, redirect.source, parts, new)
+                    break
+            else:
+                for alias in aliases:
+                    changed = alias.apply(host, path, query)
+                    if changed is not None:
+                        new = (scheme, userinfo, changed[0], port, changed[1], changed[2], fragment)
+                        _record(steps, alias.id, alias.source, parts, new)
+                        break
+            if new is parts:
+                return parts
+            parts = new
+        return parts
 
     def _filter(self, host: str, port: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)
@@ -366,7 +463,9 @@ class MIQPSNormalizer:
         if open_pairs is None or (policy.learned is None and not policy.ambiguous):
             return serialize(kept)
         pattern = join_pattern(name for name, _ in kept) if policy.learned is not None else None
-        dropped = [pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern)[0]]
+        dropped = [
+            pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern, kept)[0]
+        ]
         if dropped:
             kept = [pair for pair in kept if not any(pair is d for d in dropped)]
         return serialize(kept)
@@ -382,22 +481,24 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return Explanation(url, result, None, None, ())
+        steps: list[Rewrite] = []
+        parts = self._rewrite(parts, steps)
         policy = self._policy(parts[2], parts[3])
         pairs = query_pairs(parts[5])
         statics = [policy.static(name) for name, _ in pairs]
-        names = [pair[0] for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
-        pattern = join_pattern(names)
+        live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
+        pattern = join_pattern(name for name, _ in live)
         decisions = []
         for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
-                kept, rule = policy.dynamic(name, piece, pattern)
+                kept, rule = policy.dynamic(name, piece, pattern, live)
             else:
                 kept = code == _KEEP
             assert rule is not None
             decisions.append(
                 ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
             )
-        return Explanation(url, result, pattern, policy.learned_key, tuple(decisions))
+        return Explanation(url, result, pattern, policy.learned_key, tuple(decisions), tuple(steps))
 
     def pattern_key(self, url: str) -> str:
         """The learned-set pattern key of ``url``: its parameter names after the blocklist.
@@ -440,13 +541,18 @@ class MIQPSNormalizer:
         parts = split_url(_require_str(url))
         if parts is None:
             raise InvalidURL(url, "not an http(s) URL")
-        return parts
+        return self._rewrite(parts, None)
 
 
 def _require_str(url: object) -> str:
     if not isinstance(url, str):
         raise TypeError(f"url must be a str, not {type(url).__name__}")
     return url
+
+
+def _record(steps: list[Rewrite] | None, rule: str, source: str, old: Parts, new: Parts) -> None:
+    if steps is not None:
+        steps.append(Rewrite(rule, source, _join(old, old[5]), _join(new, new[5])))
 
 
 def _join(parts: Parts, query: str) -> str:

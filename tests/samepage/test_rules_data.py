@@ -53,6 +53,8 @@ def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
             yield label, entry
     for entry in DATA["ambiguous"]:
         yield "ambiguous", entry
+    for entry in DATA["session"]:
+        yield "session", entry
 
 
 def _key(entry: dict[str, Any]) -> str:
@@ -62,7 +64,17 @@ def _key(entry: dict[str, Any]) -> str:
 def test_format_and_version() -> None:
     assert DATA["format"] == "samepage.rules"
     assert DATA["version"] == 1
-    assert set(DATA) == {"format", "version", "tracking", "ambiguous", "domains"}
+    assert set(DATA) == {
+        "format",
+        "version",
+        "tracking",
+        "ambiguous",
+        "domains",
+        "session",
+        "path_sessions",
+        "redirects",
+        "aliases",
+    }
 
 
 def test_the_lists_are_broad() -> None:
@@ -76,11 +88,16 @@ def test_every_entry_has_exactly_one_of_name_or_prefix() -> None:
         for entry in entries:
             assert ("name" in entry) != ("prefix" in entry), (label, entry)
             assert set(entry) <= {"name", "prefix", "source"}, (label, entry)
+    allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "requires"}
     for entry in DATA["ambiguous"]:
         assert "name" in entry and "prefix" not in entry, entry
-        allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "source"}
-        assert set(entry) <= allowed, entry
+        assert set(entry) <= allowed | {"source"}, entry
         assert entry.get("values") or entry.get("value_prefixes") or entry.get("value_regex"), entry
+    for entry in DATA["session"]:
+        assert ("name" in entry) != ("prefix" in entry), entry
+        assert set(entry) <= allowed | {"prefix", "source"}, entry
+        # A session id is only dropped for a token-shaped value: sid=42 is a story id.
+        assert entry.get("value_regex"), entry
 
 
 def test_every_entry_and_group_has_a_source() -> None:
@@ -150,9 +167,42 @@ def test_domain_block_prefixes_are_at_least_three_characters() -> None:
 
 
 def test_value_regexes_compile() -> None:
-    for entry in DATA["ambiguous"]:
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
         if "value_regex" in entry:
             re.compile(entry["value_regex"])
+
+
+def test_partner_names_exist() -> None:
+    # "requires" names a parameter that must be present too; it must be a rule of its own,
+    # so that a pair such as CFID and CFTOKEN goes together.
+    names = {e.get("name") for e in [*DATA["ambiguous"], *DATA["session"]]}
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
+        if "requires" in entry:
+            assert entry["requires"] in names, entry
+
+
+def test_rewrite_sections_have_ids_sources_and_valid_patterns() -> None:
+    for section, fields in [
+        ("path_sessions", {"id", "regex", "source"}),
+        ("redirects", {"id", "hosts", "path", "params", "source"}),
+        ("aliases", {"id", "hosts", "path", "to_host", "to_path", "add_query", "source"}),
+    ]:
+        ids = Counter(entry["id"] for entry in DATA[section])
+        assert [key for key, count in ids.items() if count > 1] == [], section
+        for entry in DATA[section]:
+            assert set(entry) <= fields, (section, entry)
+            assert isinstance(entry.get("source"), str) and entry["source"].strip(), entry
+            assert re.fullmatch(r"[a-z0-9-]+", entry["id"]), entry["id"]
+            for host in entry.get("hosts", []):
+                assert _HOST.fullmatch(host), (section, host)
+            for key in ("regex", "path"):
+                if key in entry and section != "redirects":
+                    re.compile(entry[key])
+    for entry in DATA["redirects"]:
+        assert entry.get("path", "/").startswith("/"), entry
+        assert entry["params"] and all(p == p.lower() for p in entry["params"]), entry
+    for entry in DATA["aliases"]:
+        assert entry.get("to_host") or entry.get("to_path"), entry
 
 
 def test_ambiguous_values_are_not_ordinary_content() -> None:
@@ -201,4 +251,11 @@ def test_ruleset_accepts_the_file() -> None:
     assert rules.domain("www.youtube.com") is not None
     assert rules.domain("www.amazon.co.uk") is not None
     assert rules.domain("notamazon.com") is None
-    assert set(rules.ambiguous) == {entry["name"] for entry in DATA["ambiguous"]}
+    named = [entry["name"] for entry in [*DATA["ambiguous"], *DATA["session"]] if "name" in entry]
+    assert set(rules.ambiguous) == set(named)
+    assert [p for p, _ in rules.ambiguous_prefixes] == [
+        entry["prefix"] for entry in DATA["session"] if "prefix" in entry
+    ]
+    assert rules.redirect_rules("www.google.co.uk")
+    assert not rules.redirect_rules("notgoogle.com")
+    assert rules.aliases["youtu.be"]

@@ -16,7 +16,7 @@ ROWS = [
         "https://www.youtube.com/watch?v=dQw4w9WgXcQ&si=AbC123xyz&feature=share",
         "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
     ),
-    ("https://youtu.be/dQw4w9WgXcQ?si=Zt8k2lQqX1", "https://youtu.be/dQw4w9WgXcQ"),
+    ("https://youtu.be/dQw4w9WgXcQ?si=Zt8k2lQqX1", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
     (
         "https://www.youtube.com/watch?v=abc&list=PLx9&index=3&pp=iAQB",
         "https://www.youtube.com/watch?index=3&list=PLx9&v=abc",
@@ -27,7 +27,7 @@ ROWS = [
     ),
     (
         "https://m.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
-        "https://m.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
+        "https://www.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
     ),
     ("https://vimeo.com/76979871?share=copy", "https://vimeo.com/76979871"),
     (
@@ -63,7 +63,7 @@ ROWS = [
     (
         "https://www.amazon.com/Echo-Dot/dp/B09B8V1LZ3/ref=sr_1_1?crid=2M3X&keywords=echo+dot"
         "&qid=1700000000&sprefix=echo%2Caps%2C150&sr=8-1",
-        "https://www.amazon.com/Echo-Dot/dp/B09B8V1LZ3/ref=sr_1_1?keywords=echo+dot",
+        "https://www.amazon.com/dp/B09B8V1LZ3?keywords=echo+dot",
     ),
     (
         "https://www.amazon.co.uk/dp/B08N5WRWNW?psc=1&pd_rd_w=abc&pd_rd_r=def&pf_rd_p=ghi&pf_rd_r=jkl"
@@ -191,7 +191,7 @@ ROWS = [
     ),
     (
         "https://m.facebook.com/groups/123/posts/456/?ref=share&mibextid=abc",
-        "https://m.facebook.com/groups/123/posts/456",
+        "https://www.facebook.com/groups/123/posts/456",
     ),
     (
         "https://www.instagram.com/p/Cxyz123/?igsh=MWQ1ZGUxMzBkMA==&img_index=2",
@@ -204,11 +204,11 @@ ROWS = [
     ("https://x.com/jack/status/20?s=20&t=AbCdEfGh", "https://x.com/jack/status/20"),
     (
         "https://twitter.com/search?q=%23python&src=typed_query&f=live",
-        "https://twitter.com/search?f=live&q=%23python",
+        "https://x.com/search?f=live&q=%23python",
     ),
     (
         "https://twitter.com/intent/tweet?text=hi&via=twitter",
-        "https://twitter.com/intent/tweet?text=hi&via=twitter",
+        "https://x.com/intent/tweet?text=hi&via=twitter",
     ),
     (
         "https://www.linkedin.com/posts/someone_activity-123?utm_source=share&utm_medium=member_desktop&rcm=ACoAAB",
