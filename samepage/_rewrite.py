@@ -17,7 +17,14 @@ from urllib.parse import unquote
 
 from samepage._url import normalize_path
 
-__all__ = ["AliasRule", "PathSessionRule", "RedirectRule", "Rewrite"]
+__all__ = [
+    "NO_REWRITES",
+    "AliasRule",
+    "HostRewrites",
+    "PathSessionRule",
+    "RedirectRule",
+    "Rewrite",
+]
 
 # The target of a wrapper must be an absolute http(s) URL; anything else (a relative path,
 # "javascript:", a bare host) leaves the wrapper as it is.
@@ -85,7 +92,7 @@ class AliasRule:
     """Another spelling of a platform's page: rewrite host, path and query into one form.
 
     ``path`` must match the whole normalised path; ``{1}``, ``{2}``... in ``to_path`` and
-    ``add_query`` stand for its groups.
+    ``add_query`` of the data stand for its groups (compiled to ``str.format`` fields).
     """
 
     id: str
@@ -102,14 +109,14 @@ class AliasRule:
             match = self.path.fullmatch(path)
             if match is None:
                 return None
-            groups = tuple(g or "" for g in match.groups())
+            groups = match.groups("")
         new_host = self.to_host or host
-        new_path = _fill(self.to_path, groups) if self.to_path is not None else path
+        new_path = self.to_path.format(*groups) if self.to_path is not None else path
         new_query = query
         if self.add_query is not None:
-            added = _fill(self.add_query, groups)
+            added = self.add_query.format(*groups)
             new_query = f"{added}&{query}" if query else added
-        if (new_host, new_path, new_query) == (host, path, query):
+        if new_path == path and new_host == host and new_query == query:
             return None
         return new_host, new_path, new_query
 
@@ -130,8 +137,52 @@ class PathSessionRule:
         return normalize_path(stripped or "/")
 
 
-def _fill(template: str, groups: tuple[str, ...]) -> str:
-    return _GROUP.sub(lambda m: groups[int(m.group(1)) - 1], template)
+@dataclass(frozen=True, slots=True)
+class HostRewrites:
+    """The redirect and alias rules of one host, with the paths where any of them may apply.
+
+    The normaliser asks :meth:`may_apply` on every URL, so it is a set lookup: most hosts
+    have no rules, and a redirector such as ``www.google.com`` wraps only on ``/url``.
+    """
+
+    redirects: tuple[RedirectRule, ...] = ()
+    aliases: tuple[AliasRule, ...] = ()
+    paths: frozenset[str] = frozenset()
+    any_path: bool = False
+
+    @classmethod
+    def of(
+        cls, redirects: tuple[RedirectRule, ...], aliases: tuple[AliasRule, ...]
+    ) -> HostRewrites:
+        """Collect the rules; a rule without a fixed path makes every path a candidate."""
+        paths = frozenset(r.path for r in redirects if r.path is not None)
+        any_path = bool(aliases) or any(r.path is None for r in redirects)
+        return cls(redirects, aliases, paths, any_path)
+
+    def may_apply(self, path: str) -> bool:
+        """Whether a rule of this host may rewrite a URL with this path."""
+        return self.any_path or path in self.paths
+
+
+NO_REWRITES = HostRewrites()
+
+
+def _template(template: str | None) -> str | None:
+    """``{1}``-style group references as ``str.format`` fields, other braces escaped.
+
+    >>> _template("/dp/{1}")
+    '/dp/{0}'
+    """
+    if template is None:
+        return None
+    out = []
+    last = 0
+    for match in _GROUP.finditer(template):
+        out.append(template[last : match.start()].replace("{", "{{").replace("}", "}}"))
+        out.append(f"{{{int(match.group(1)) - 1}}}")
+        last = match.end()
+    out.append(template[last:].replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
 
 
 def compile_redirects(
@@ -161,8 +212,8 @@ def compile_aliases(entries: Iterable[Mapping[str, Any]]) -> dict[str, tuple[Ali
             source=entry.get("source", ""),
             path=re.compile(path) if path else None,
             to_host=entry.get("to_host"),
-            to_path=entry.get("to_path"),
-            add_query=entry.get("add_query"),
+            to_path=_template(entry.get("to_path")),
+            add_query=_template(entry.get("add_query")),
         )
         for host in entry["hosts"]:
             table.setdefault(host.lower(), []).append(rule)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
-from samepage._rewrite import AliasRule, RedirectRule, Rewrite
+from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _DROP, _KEEP, _OPEN = 0, 1, 2
+_UNSEEN: Any = object()
 _DEFAULT = Rule(
     "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
 )
@@ -107,10 +108,12 @@ class _HostPolicy:
         "allow",
         "ambiguous",
         "block",
+        "by_name",
         "fallback",
         "learned",
         "learned_key",
         "names",
+        "prefix_keys",
         "prefixes",
     )
 
@@ -140,6 +143,8 @@ class _HostPolicy:
             name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
         }
         self.prefixes = norm.rules.ambiguous_prefixes
+        self.prefix_keys = tuple(p for p, _ in self.prefixes)
+        self.by_name: dict[str, AmbiguousRule | None] = {}
         self.names: dict[str, tuple[int, Rule | None]] = {}
 
     def static(self, name: str) -> tuple[int, Rule | None]:
@@ -178,17 +183,33 @@ class _HostPolicy:
             )
             if decided is not None:
                 return decided
-        lower = name.lower()
-        ambiguous = self.ambiguous.get(lower)
-        if ambiguous is None and self.prefixes:
-            ambiguous = next((r for p, r in self.prefixes if lower.startswith(p)), None)
+        ambiguous = self.by_name.get(name, _UNSEEN)
+        if ambiguous is _UNSEEN:
+            ambiguous = self._ambiguous_rule(name)
         if (
             ambiguous is not None
             and ambiguous.is_tracking(value_of(piece))
-            and (not ambiguous.requires or any(n.lower() == ambiguous.requires for n, _ in pairs))
+            and (not ambiguous.requires or _has_name(pairs, ambiguous.requires))
         ):
             return False, ambiguous.rule
         return True, _DEFAULT
+
+
+    def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
+        lower = name.lower()
+        found = self.ambiguous.get(lower)
+        if found is None and lower.startswith(self.prefix_keys):
+            found = next(r for p, r in self.prefixes if lower.startswith(p))
+        if len(self.by_name) < _NAME_CACHE_LIMIT:
+            self.by_name[name] = found
+        return found
+
+
+def _has_name(pairs: list[Pair], lower_name: str) -> bool:
+    for name, _ in pairs:  # noqa: SIM110 - a plain loop: no generator on this path
+        if name == lower_name:
+            return True
+    return lower_name in {name.lower() for name, _ in pairs}
 
 
 def _learned_decision(
@@ -320,7 +341,7 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _policies: dict[tuple[str, str], _HostPolicy]
-    _rewrites: dict[str, tuple[tuple[RedirectRule, ...], tuple[AliasRule, ...]] | None]
+    _rewrites: dict[str, HostRewrites]
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -372,26 +393,26 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return url
-        rewrites = self._rewrites.get(parts[2], False)
-        if rewrites is not None or ";" in parts[4] or "(" in parts[4]:
+        rewrites = self._rewrites.get(parts[2]) or self._host_rewrites(parts[2])
+        path = parts[4]
+        # HostRewrites.may_apply() inlined: this check runs on every URL.
+        if rewrites.any_path or path in rewrites.paths or ";" in path or "(" in path:
             parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], query)
         return _join(parts, query)
 
-    def _host_rewrites(
-        self, host: str
-    ) -> tuple[tuple[RedirectRule, ...], tuple[AliasRule, ...]] | None:
-        """The redirect and alias rules of ``host`` (``None``: it has none), cached."""
-        if host in self._rewrites:
-            return self._rewrites[host]
-        if len(self._rewrites) >= _POLICY_CACHE_LIMIT:
-            self._rewrites.clear()
-        redirects = self.rules.redirect_rules(host)
-        aliases = self.rules.aliases.get(host, ())
-        found = (redirects, aliases) if redirects or aliases else None
-        self._rewrites[host] = found
+    def _host_rewrites(self, host: str) -> HostRewrites:
+        """The redirect and alias rules of ``host``, cached per host."""
+        found = self._rewrites.get(host)
+        if found is None:
+            if len(self._rewrites) >= _POLICY_CACHE_LIMIT:
+                self._rewrites.clear()
+            redirects = self.rules.redirect_rules(host)
+            aliases = self.rules.aliases.get(host, ())
+            found = HostRewrites.of(redirects, aliases) if redirects or aliases else NO_REWRITES
+            self._rewrites[host] = found
         return found
 
     def _rewrite(self, parts: Parts, steps: list[Rewrite] | None) -> Parts:
@@ -409,11 +430,10 @@ class MIQPSNormalizer:
                     new = (scheme, userinfo, host, port, stripped, query, fragment)
                     _record(steps, session.id, session.source, parts, new)
                     parts, path = new, stripped
-            rules = self._host_rewrites(host) if not port else None
-            if rules is None:
+            rules = self._host_rewrites(host) if not port else NO_REWRITES
+            if not rules.may_apply(path):
                 return parts
-            redirects, aliases = rules
-            for redirect in redirects:
+            for redirect in rules.redirects:
                 target = redirect.target(path, query)
                 if target is None:
                     continue
@@ -426,7 +446,7 @@ class MIQPSNormalizer:
                     _record(steps, redirect.id, redirect.source, parts, new)
                     break
             else:
-                for alias in aliases:
+                for alias in rules.aliases:
                     changed = alias.apply(host, path, query)
                     if changed is not None:
                         new = (scheme, userinfo, changed[0], port, changed[1], changed[2], fragment)
@@ -467,7 +487,8 @@ class MIQPSNormalizer:
             pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern, kept)[0]
         ]
         if dropped:
-            kept = [pair for pair in kept if not any(pair is d for d in dropped)]
+            gone = {id(pair) for pair in dropped}
+            kept = [pair for pair in kept if id(pair) not in gone]
         return serialize(kept)
 
     def explain(self, url: str) -> Explanation:
