@@ -159,6 +159,8 @@ def _run_explain(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     print(f"url:     {trace.url}")
     if trace.learned_domain:
         print(f"learned: {trace.learned_domain} (pattern {trace.pattern!r})")
+    for step in trace.rewrites:
+        print(f"  rewrite  [{step.rule}]  {step.after}  ({step.source})")
     for p in trace.params:
         action = "keep" if p.kept else "drop"
         value = f"={p.value}" if p.value else ""

@@ -206,7 +206,7 @@ class _HostPolicy:
 
 
 def _has_name(pairs: list[Pair], lower_name: str) -> bool:
-    for name, _ in pairs:  # noqa: SIM110 - a plain loop: no generator on this path
+    for name, _ in pairs:  # a plain loop: no generator on this path
         if name == lower_name:
             return True
     return lower_name in {name.lower() for name, _ in pairs}
