@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -259,3 +260,92 @@ def test_ruleset_accepts_the_file() -> None:
     assert rules.redirect_rules("www.google.co.uk")
     assert not rules.redirect_rules("notgoogle.com")
     assert rules.aliases["youtu.be"]
+
+
+# Every name that at least two of the reference lists strip on every site (Brave's
+# query-filter.json and clean-urls.json global lists, Firefox's query-stripping and
+# strip-on-share lists, AdGuard's general_url.txt, ClearURLs' globalRules), as read in
+# December 2026. docs/rules.md says how the list was made.
+STRIPPED_BY_TWO_LISTS = (  # noqa: SIM905
+    """
+__hsfp __hssc __hstc __s _bhlid _branch_match_id _branch_referrer _ga _gl _hsenc _kx _openstat
+action_object_map action_ref_map action_type_map at_recipient_id at_recipient_list bbeml
+bsft_clkid bsft_uid cm_cr cm_me cmpid cx_click cx_recsorder cx_recswidget dclid et_rid
+fb_action_ids fb_action_types fb_comment_id fb_ref fb_source fbclid gbraid gclid gclsrc
+guccounter guce_referrer guce_referrer_sig hsa_acc hsa_ad hsa_cam hsa_grp hsa_kw hsa_la hsa_mt
+hsa_net hsa_ol hsa_src hsa_tgt hsa_ver hsctatracking ir_adid ir_campaignid ir_partnerid
+irclickid irgwc itm_campaign itm_medium itm_source mc_cid mc_eid mkt_tok ml_subscriber
+ml_subscriber_hash msclkid mtm_campaign mtm_cid mtm_content mtm_group mtm_keyword mtm_kwd
+mtm_medium mtm_placement mtm_source oft_c oft_ck oft_d oft_id oft_ids oft_k oft_lk oft_sk
+oly_anon_id oly_enc_id pk_campaign pk_cid pk_medium pk_source rb_clickid s_cid sc_customer
+sc_eh sc_uid sfmc_activityid sfmc_id sms_click sms_source sms_uph srsltid ss_email_id syclid
+ttclid twclid unicorn_click_id usqp utm_ad utm_adgroup utm_affiliate utm_ag utm_brand
+utm_campaign utm_campaigncode utm_campaignid utm_channel utm_cid utm_content utm_creative
+utm_creative_format utm_device utm_emcid utm_emmid utm_id utm_id_ utm_internal utm_keyword
+utm_mailing utm_marketing_tactic utm_medium utm_name utm_place utm_product utm_pubreferrer
+utm_reader utm_referrer utm_serial utm_session utm_siteid utm_social utm_social-type
+utm_source utm_source_platform utm_supplier utm_swu utm_term utm_umguk utm_userid utm_viz_id
+vero_conv vero_id vgo_ee wbraid wickedid wt_mc yclid ymclid ymid ysclid
+"""
+).split()
+
+
+def test_every_tracker_two_reference_lists_strip_is_covered() -> None:
+    rules = RuleSet.from_json(DATA)
+    assert len(STRIPPED_BY_TWO_LISTS) == 159
+    for name in STRIPPED_BY_TWO_LISTS:
+        # __s is content on some sites: value-conditioned in the ambiguous layer.
+        assert rules.tracking.match(name) is not None or name in rules.ambiguous, name
+
+
+# The lists a source can cite, as docs/rules.md counts them.
+_CITED = [
+    (
+        "Brave query-filter / clean-urls",
+        re.compile(r"Brave (query filter|clean-urls)|brave-browser"),
+    ),
+    (
+        "Firefox query-stripping / strip-on-share",
+        re.compile(r"Firefox (query-stripping|strip-on-share)"),
+    ),
+    ("AdGuard URL Tracking filter", re.compile(r"AdGuard")),
+    ("ClearURLs", re.compile(r"ClearURLs")),
+    ("uBlock Origin privacy filters", re.compile(r"uBlock Origin")),
+    ("Heritrix / surt (web archives)", re.compile(r"Heritrix|surt package")),
+    ("a document (vendor, platform, RFC, issue)", re.compile(r"https?://")),
+]
+_COLUMNS = ["global", "value-conditioned", "per platform", "rewrites"]
+
+
+def _sourced_entries() -> Iterator[tuple[str, str]]:
+    for entry in DATA["tracking"]:
+        yield "global", entry["source"]
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
+        yield "value-conditioned", entry["source"]
+    for group in DATA["domains"]:
+        for entry in [*group.get("block", []), *group.get("allow", [])]:
+            yield "per platform", entry["source"]
+    for entry in [*DATA["path_sessions"], *DATA["redirects"], *DATA["aliases"]]:
+        yield "rewrites", entry["source"]
+
+
+def source_table() -> str:
+    """The per-source count table of docs/rules.md, computed from the data."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for column, source in _sourced_entries():
+        counts[("entries", column)] += 1
+        cited = [label for label, pattern in _CITED if pattern.search(source)]
+        for label in cited:
+            counts[(label, column)] += 1
+        if not cited:
+            counts[("a written reason only", column)] += 1
+    rows = ["| source cited | " + " | ".join(_COLUMNS) + " | all |", "|---" + "|---:" * 5 + "|"]
+    for label in ["entries", *(label for label, _ in _CITED), "a written reason only"]:
+        cells = [counts[(label, column)] for column in _COLUMNS]
+        rows.append(f"| {label} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
+    return "\n".join(rows)
+
+
+def test_docs_count_entries_per_source() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert source_table() in docs, "docs/rules.md needs this table:\n" + source_table()
