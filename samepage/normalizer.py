@@ -194,7 +194,6 @@ class _HostPolicy:
             return False, ambiguous.rule
         return True, _DEFAULT
 
-
     def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
         lower = name.lower()
         found = self.ambiguous.get(lower)
