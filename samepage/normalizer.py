@@ -12,6 +12,7 @@ For each query parameter, in this order (the first layer that decides wins):
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -284,6 +285,7 @@ class MIQPSNormalizer:
         "_frozen",
         "_policies",
         "_rewrites",
+        "_session_probe",
         "_shared",
         "learned",
         "learned_fallback",
@@ -330,6 +332,8 @@ class MIQPSNormalizer:
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
+        sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
+        set_(self, "_session_probe", re.compile("|".join(sessions), re.I) if sessions else None)
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -341,6 +345,7 @@ class MIQPSNormalizer:
     _extra_allow_hosts: dict[str, NameMatcher]
     _policies: dict[tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
+    _session_probe: re.Pattern[str] | None
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -422,7 +427,8 @@ class MIQPSNormalizer:
         for _ in range(_MAX_REWRITES):
             scheme, userinfo, host, port, path, query, fragment = parts
             new = parts
-            sessions = self.rules.path_sessions if ";" in path or "(" in path else ()
+            probe = self._session_probe
+            sessions = self.rules.path_sessions if probe and probe.search(path) else ()
             for session in sessions:
                 stripped = session.strip(path)
                 if stripped != path:
@@ -450,6 +456,9 @@ class MIQPSNormalizer:
                     if changed is not None:
                         new = (scheme, userinfo, changed[0], port, changed[1], changed[2], fragment)
                         _record(steps, alias.id, alias.source, parts, new)
+                        if changed[0] == host:
+                            # An alias gives the final form: only another host's rules remain.
+                            return new
                         break
             if new is parts:
                 return parts

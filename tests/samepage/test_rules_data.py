@@ -204,6 +204,12 @@ def test_rewrite_sections_have_ids_sources_and_valid_patterns() -> None:
         assert entry["params"] and all(p == p.lower() for p in entry["params"]), entry
     for entry in DATA["aliases"]:
         assert entry.get("to_host") or entry.get("to_path"), entry
+    # An alias gives the final form of its host's page, so a host has at most one alias
+    # rule, and no alias leads to a host that has one.
+    alias_hosts = Counter(host for entry in DATA["aliases"] for host in entry["hosts"])
+    assert [host for host, count in alias_hosts.items() if count > 1] == []
+    for entry in DATA["aliases"]:
+        assert entry.get("to_host") not in alias_hosts, entry["id"]
 
 
 def test_ambiguous_values_are_not_ordinary_content() -> None:
