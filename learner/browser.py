@@ -23,7 +23,14 @@ from learner.errors import BrowserNotFound, ConfigError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CHROMIUM_ARGS", "ENV_BROWSER", "BrowserChoice", "find_browser", "resolver_rules"]
+__all__ = [
+    "CHROMIUM_ARGS",
+    "ENV_BROWSER",
+    "BrowserChoice",
+    "find_browser",
+    "port_number",
+    "resolver_rules",
+]
 
 ENV_BROWSER = "SAMEPAGE_BROWSER"
 """Environment variable naming the Chromium executable to use."""
@@ -235,13 +242,28 @@ def resolver_rules(resolve: Mapping[str, str]) -> str:
     return ", ".join(rules)
 
 
+def port_number(text: str) -> int | None:
+    """``text`` as a TCP port from 1 to 65535, or ``None``.
+
+    Only ASCII digits count (``"²".isdigit()`` is true, ``int("²")`` fails), and no more than
+    five of them (``int()`` refuses thousands of digits with its own error).
+
+    >>> port_number("8080"), port_number("0"), port_number("²"), port_number("9" * 5000)
+    (8080, None, None, None)
+    """
+    if not text.isascii() or not text.isdigit() or len(text) > 5:
+        return None
+    value = int(text)
+    return value if 0 < value < 65536 else None
+
+
 def _split_address(entry: str, target: str) -> tuple[str, int]:
     if not isinstance(target, str):
         raise ConfigError(f"resolve: {entry}: the address must be a string")
     address, colon, port_text = target.rpartition(":")
     if not colon or not address:
         raise ConfigError(f"resolve: {entry}: the address needs a port (ADDR:PORT)")
-    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if port_number(port_text) is None:
         raise ConfigError(f"resolve: {entry}: port must be a number from 1 to 65535")
     if address.startswith("["):
         if not address.endswith("]"):
@@ -254,7 +276,7 @@ def _split_address(entry: str, target: str) -> tuple[str, int]:
         raise ConfigError(
             f"resolve: {entry}: not an IP address or host name (write IPv6 as [ADDR]:PORT)"
         )
-    return address.lower(), int(port_text)
+    return address.lower(), int(port_text)  # checked by port_number above
 
 
 def _main() -> int:

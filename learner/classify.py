@@ -1,59 +1,40 @@
-"""The MIQPS decision for one pattern: per-parameter verdicts, early exit, the joint check.
+"""The MIQPS method for one pattern: per-parameter verdicts, early exit, the joint check.
 
 The renders and comparisons are behind one callable, ``compare(original, candidate)``, so this
 module holds only the method: which pairs to look at, when to stop, and what to conclude.
+A parameter is neutral only with ``min_samples`` successful samples, no change among them,
+and samples that covered the pattern's contexts (``min_contexts`` paths and companion
+values, where the pattern has that many); a parameter whose first ``give_up_after``
+originals could not be used is given up and kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from learner.config import LearnerConfig
-from learner.sampling import PatternGroup, choose_samples, keep_only, without_param
+from learner.decision import HOPELESS_ORIGINAL
+from learner.model import PairOutcome
+from learner.sampling import (
+    Context,
+    PatternGroup,
+    choose_samples,
+    context_of,
+    keep_only,
+    without_param,
+)
 from samepage import ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PairOutcome", "classify_pattern"]
+__all__ = ["classify_pattern", "gave_up", "kept"]
 
-Outcome = Literal["same", "changed", "failed"]
-
-
-@dataclass(frozen=True, slots=True)
-class PairOutcome:
-    """The comparison of an original URL's page with a candidate URL's page."""
-
-    original: str
-    candidate: str
-    outcome: Outcome
-    reason: str = ""
-    evidence: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """This outcome as JSON (for checkpoints and reports)."""
-        return {
-            "original": self.original,
-            "candidate": self.candidate,
-            "outcome": self.outcome,
-            "reason": self.reason,
-            "evidence": dict(self.evidence),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PairOutcome:
-        """Read an outcome written by :meth:`to_json`."""
-        return cls(
-            data["original"],
-            data["candidate"],
-            data["outcome"],
-            data.get("reason", ""),
-            data.get("evidence", {}),
-        )
-
+GAVE_UP = "given up"
+"""How the reason of a parameter given up begins (the host-level check looks for it)."""
 
 Compare = Callable[[str, str], Awaitable[PairOutcome]]
 
@@ -63,30 +44,51 @@ class _Tally:
     tested: int = 0
     changed: int = 0
     failed: int = 0
+    hopeless: int = 0
+    """Samples so far whose original could not be used, before any success."""
     reasons: list[str] = field(default_factory=list)
     samples: list[dict[str, Any]] = field(default_factory=list)
+    contexts: list[Context] = field(default_factory=list)
+    """The contexts of the successful samples."""
 
-    def add(self, outcome: PairOutcome) -> None:
+    def add(self, outcome: PairOutcome, context: Context) -> None:
         if outcome.outcome == "failed":
             self.failed += 1
+            if outcome.cause in HOPELESS_ORIGINAL and self.tested == 0:
+                self.hopeless += 1
             if outcome.reason and outcome.reason not in self.reasons:
                 self.reasons.append(outcome.reason)
         else:
             self.tested += 1
             self.changed += outcome.outcome == "changed"
+            self.contexts.append(context)
         self.samples.append(
             {"url": outcome.original, "candidate": outcome.candidate, "outcome": outcome.outcome}
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Spread:
+    """How many paths and companion values a pattern offers for one parameter."""
+
+    paths: int
+    companions: int
+
+    @classmethod
+    def of(cls, group: PatternGroup, name: str) -> _Spread:
+        contexts = [context_of(static, name) for static in group.statics]
+        return cls(len({p for p, _ in contexts}), len({c for _, c in contexts}))
+
+
 async def _test_param(
-    name: str, urls: list[str], config: LearnerConfig, compare: Compare
+    name: str, group: PatternGroup, urls: list[str], config: LearnerConfig, compare: Compare
 ) -> ParamVerdict:
     """Test one parameter on its sample URLs, stopping as soon as the verdict is settled."""
     tally = _Tally()
     planned = len(urls)
     for url in urls:
-        tally.add(await compare(url, without_param(url, name)))
+        outcome = await compare(url, without_param(url, name))
+        tally.add(outcome, context_of(group.static_of(url), name))
         # Settled non-neutral: even if every remaining sample came out the same, the change
         # rate would stay above the threshold.
         if tally.changed > config.threshold * planned:
@@ -94,27 +96,62 @@ async def _test_param(
         # Settled undecidable: too few samples left to reach min_samples successes.
         if tally.tested + (planned - tally.tested - tally.failed) < config.min_samples:
             break
-    return _verdict(tally, planned, config)
+        # Hopeless: the originals themselves keep failing; more of them would cost a page
+        # timeout each and could only end in "kept".
+        if tally.hopeless >= config.give_up_after:
+            break
+    return _verdict(tally, planned, config, _Spread.of(group, name))
 
 
-def _verdict(tally: _Tally, planned: int, config: LearnerConfig) -> ParamVerdict:
+def _verdict(tally: _Tally, planned: int, config: LearnerConfig, spread: _Spread) -> ParamVerdict:
     counts = (tally.tested, tally.changed, tally.failed)
-    extra: dict[str, Any] = {"samples": tally.samples}
+    paths = sorted({path for path, _ in tally.contexts})
+    coverage = {
+        "paths": paths[:5],
+        "paths_tested": len(paths),
+        "paths_seen": spread.paths,
+        "companions_tested": len({c for _, c in tally.contexts}),
+        "companions_seen": spread.companions,
+    }
+    extra: dict[str, Any] = {"samples": tally.samples, "coverage": coverage}
     if tally.changed > config.threshold * max(tally.tested, 1) and tally.changed:
         return ParamVerdict("non-neutral", *counts, extra=extra)
-    if tally.tested < config.min_samples:
+    reason = ""
+    if tally.hopeless >= config.give_up_after and tally.tested == 0:
+        reason = f"{GAVE_UP}: the first {tally.hopeless} originals could not be used"
+    elif tally.tested < config.min_samples:
         if planned < config.min_samples and not tally.failed:
             reason = f"only {planned} distinct value(s) observed; {config.min_samples} needed"
         else:
             reason = f"only {tally.tested} successful sample(s); {config.min_samples} needed"
+    else:
+        reason = _coverage_gap(coverage, config.min_contexts)
+    if reason:
         if tally.reasons:
             reason += " (" + "; ".join(tally.reasons[:3]) + ")"
         return ParamVerdict("non-neutral", *counts, reason=reason, extra=extra)
     return ParamVerdict("neutral", *counts, extra=extra)
 
 
+def _coverage_gap(coverage: dict[str, Any], least: int) -> str:
+    """Why the successful samples did not cover enough of the pattern's contexts, if so."""
+    for kind, what in (("paths", "paths"), ("companions", "values of the other parameters")):
+        need = min(least, coverage[f"{kind}_seen"])
+        if coverage[f"{kind}_tested"] < need:
+            return (
+                f"successful samples covered {coverage[f'{kind}_tested']} of "
+                f"{coverage[f'{kind}_seen']} {what}; {need} needed"
+            )
+    return ""
+
+
+def gave_up(entry: PatternEntry) -> bool:
+    """Whether every parameter of a studied pattern was given up (its originals failed)."""
+    return all((v.reason or "").startswith(GAVE_UP) for v in entry.params.values())
+
+
 async def _joint_check(
-    names: list[str],
+    group: PatternGroup,
     verdicts: dict[str, ParamVerdict],
     urls: list[str],
     config: LearnerConfig,
@@ -128,6 +165,7 @@ async def _joint_check(
     parameter that restores it (or all of them when none does alone). A sample that cannot
     be rendered proves nothing; if no sample can be, every parameter is kept.
     """
+    names = group.names
     keep = {n for n in names if not verdicts[n].neutral}
     verified = 0
     checks: list[dict[str, str]] = []
@@ -135,7 +173,7 @@ async def _joint_check(
         if verified >= config.joint_samples or keep.issuperset(names):
             break
         while not keep.issuperset(names):
-            outcome = await compare(url, keep_only(url, keep))
+            outcome = await compare(url, keep_only(url, keep, names))
             checks.append({"url": url, "candidate": outcome.candidate, "outcome": outcome.outcome})
             if outcome.outcome == "failed":
                 break
@@ -145,7 +183,7 @@ async def _joint_check(
             missing = sorted(n for n in names if n not in keep)
             restored = None
             for name in missing:
-                trial = await compare(url, keep_only(url, keep | {name}))
+                trial = await compare(url, keep_only(url, keep | {name}, names))
                 checks.append({"url": url, "candidate": trial.candidate, "outcome": trial.outcome})
                 if trial.outcome == "same":
                     restored = name
@@ -165,10 +203,19 @@ async def _joint_check(
 
 def _mark(verdicts: dict[str, ParamVerdict], names: list[str], reason: str) -> None:
     for name in names:
-        old = verdicts[name]
-        verdicts[name] = ParamVerdict(
-            "non-neutral", old.tested, old.changed, old.failed, reason=reason, extra=old.extra
-        )
+        verdicts[name] = kept(verdicts[name], reason)
+
+
+def kept(verdict: ParamVerdict, reason: str) -> ParamVerdict:
+    """``verdict`` made non-neutral for ``reason``, its counts and evidence unchanged."""
+    return ParamVerdict(
+        "non-neutral",
+        verdict.tested,
+        verdict.changed,
+        verdict.failed,
+        reason=reason,
+        extra=verdict.extra,
+    )
 
 
 async def classify_pattern(
@@ -182,17 +229,20 @@ async def classify_pattern(
 
     Args:
         group: the pattern and its URLs.
-        config: samples, threshold, min_samples and joint_samples come from here.
+        config: samples, threshold, min_samples, min_contexts, give_up_after and
+            joint_samples come from here.
         compare: renders and compares two URLs (cached and polite: the caller's concern).
         seed: the seed of the sample choice (the run seed with the site and pattern).
     """
     names = group.names
     samples = choose_samples(group, names, config.samples, seed)
-    results = await asyncio.gather(*(_test_param(n, samples[n], config, compare) for n in names))
+    results = await asyncio.gather(
+        *(_test_param(n, group, samples[n], config, compare) for n in names)
+    )
     verdicts = dict(zip(names, results, strict=True))
     checks: list[dict[str, str]] = []
     if any(v.neutral for v in verdicts.values()):
         # The URLs sampled for the first neutral parameter: they have rendered already.
         first = next(n for n in names if verdicts[n].neutral)
-        verdicts, checks = await _joint_check(names, verdicts, samples[first], config, compare)
+        verdicts, checks = await _joint_check(group, verdicts, samples[first], config, compare)
     return PatternEntry(group.count, verdicts, extra={"joint_checks": checks} if checks else {})

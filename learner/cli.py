@@ -10,24 +10,44 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
 from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
 from learner.progress import Progress
+from learner.store import saved_comparisons
 from learner.targets import parse_target, read_targets
 from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
+from samepage.cli import _discard_stdout
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _DEFAULTS = LearnerConfig()
+# Config fields set by an option whose name differs from the field's.
+_OPTIONS = {
+    "top_patterns": "--top-patterns",
+    "min_samples": "--min-samples",
+    "gate_max_flip_fraction": "--max-flip-fraction",
+    "page_timeout_s": "--timeout",
+    "delay_s": "--delay",
+    "samples": "--samples",
+    "threshold": "--threshold",
+    "seed": "--seed",
+    "concurrency": "--concurrency",
+}
 
 _EPILOG = """\
 examples:
@@ -57,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress, warnings only")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    fmt = argparse.ArgumentDefaultsHelpFormatter
+    fmt = _DefaultsOnce
 
     run = sub.add_parser("crawl", help="learn the domains of a file", formatter_class=fmt)
     run.add_argument(
@@ -122,10 +142,16 @@ def _parser() -> argparse.ArgumentParser:
         "demo", help="learn the bundled demo site and show the result", formatter_class=fmt
     )
     demo.add_argument(
-        "--out", metavar="PATH", default="data/learned.json", help="learned set to write"
+        "--out",
+        metavar="PATH",
+        default="data/demo-learned.json",
+        help="learned set to write (never one a crawl wrote)",
     )
     demo.add_argument(
-        "--cache", metavar="DIR", default=".samepage-cache/demo", help="run folder (cleared first)"
+        "--cache",
+        metavar="DIR",
+        default=".samepage-cache/demo",
+        help="run folder, cleared first if an earlier demo made it",
     )
     demo.add_argument("--browser", metavar="PATH", help="Chromium executable")
 
@@ -142,12 +168,33 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", metavar="NEW.json")
     diff.add_argument(
         "--max-flip-fraction",
-        type=float,
+        type=_fraction,
         default=_DEFAULTS.gate_max_flip_fraction,
         help="the publishing gate's limit: share of common patterns allowed to flip a "
         "parameter to neutral",
     )
     return parser
+
+
+class _DefaultsOnce(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default once: not when its help names it, nor when it is unset."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
+def _fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction from 0 to 1")
+    return value
 
 
 def _method_options(parser: argparse.ArgumentParser) -> None:
@@ -174,13 +221,52 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"successful samples needed to call a parameter neutral (default {d.min_samples})",
     )
+    group.add_argument(
+        "--min-contexts",
+        type=int,
+        metavar="N",
+        help="paths, and values of the other parameters, the successful samples must cover "
+        f"where the pattern has them (default {d.min_contexts})",
+    )
+    group.add_argument(
+        "--give-up-after",
+        type=int,
+        metavar="N",
+        help="unusable originals after which a parameter, and then a site, is given up and "
+        f"kept (default {d.give_up_after})",
+    )
     group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
     group.add_argument(
         "--max-flip-fraction",
         type=float,
         dest="gate_max_flip_fraction",
+        metavar="F",
         help=f"publishing gate limit (default {d.gate_max_flip_fraction})",
     )
+
+
+def _run_interruptible(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; Ctrl-C stops it at once and quietly, and nothing is published.
+
+    asyncio's own handler only cancels the main task, and a cancellation that reaches a
+    browser call can be taken for a failed page: the run would go on and write a learned set
+    of failed domains. Ctrl-C also reaches the browser (same process group), so the errors
+    that follow are noise: logging and unraisable-exception reports are silenced, and
+    ``main`` prints one line.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return asyncio.run(work)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        logging.disable(logging.CRITICAL)
+        sys.unraisablehook = lambda unraisable: None
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        return asyncio.run(work)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _configure_logging(verbose: int, quiet: bool) -> None:
@@ -235,7 +321,8 @@ def _print_summary(result: CrawlResult) -> None:
     for s in result.domains:
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
-            f"{s.render_failures:>7} {s.resumed:>8}" + (f"  {s.error}" if s.error else "")
+            f"{s.counters.render_failures:>7} {s.counters.resumed:>8}"
+            + (f"  {s.error}" if s.error else "")
         )
     stats = result.stats
     print(
@@ -255,15 +342,24 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "samples": args.samples,
         "threshold": args.threshold,
         "min_samples": args.min_samples,
+        "min_contexts": args.min_contexts,
+        "give_up_after": args.give_up_after,
         "seed": args.seed,
         "gate_max_flip_fraction": args.gate_max_flip_fraction,
         "concurrency": args.concurrency,
         "page_timeout_s": args.timeout,
         "delay_s": args.delay,
     }
-    config = build_config(file_values, overrides)
+    try:
+        config = build_config(file_values, overrides)
+    except ConfigError as exc:
+        # Name the option the user typed when the bad value came from the command line.
+        field, _, problem = str(exc).partition(": ")
+        if overrides.get(field) is not None:
+            raise ConfigError(f"{_OPTIONS.get(field, field)}: {problem}") from None
+        raise
     observed = _read_urls(args.urls) if args.urls else None
-    result = asyncio.run(
+    result = _run_interruptible(
         crawl(
             targets,
             config=config,
@@ -287,8 +383,15 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
     from learner.demo.server import SiteServer
     from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
 
-    cache = Path(args.cache)
+    cache, out = Path(args.cache), Path(args.out)
+    marker = cache / _DEMO_MARKER
+    if cache.exists() and not marker.exists() and any(cache.iterdir()):
+        raise ConfigError(f"--cache {cache}: not a folder an earlier demo made; not clearing it")
+    if out.exists() and _written_by_a_crawl(out):
+        raise ConfigError(f"--out {out}: a crawl wrote this learned set; the demo keeps it")
     shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir(parents=True)
+    marker.write_text("made by python -m learner demo; the next demo may clear this folder\n")
     # The demo site is ours and on loopback: no politeness delay is owed to it.
     config = LearnerConfig(samples=4, min_samples=3, delay_s=0.0, jitter_s=0.0)
     targets = [parse_target(f"http://{host}") for host in DEMO_HOSTS]
@@ -299,11 +402,11 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
             f"learning {len(urls)} observed URLs",
             file=sys.stderr,
         )
-        result = asyncio.run(
+        result = _run_interruptible(
             crawl(
                 targets,
                 config=config,
-                out=Path(args.out),
+                out=out,
                 cache=cache,
                 observed=urls,
                 resolve=server.resolve(),
@@ -317,6 +420,20 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
     for url in urls[:: max(1, len(urls) // 8)][:8]:
         print(f"  {url}\n    -> {norm.normalize(url)}")
     return EXIT_OK
+
+
+_DEMO_MARKER = ".samepage-demo"
+
+
+def _written_by_a_crawl(path: Path) -> bool:
+    """Whether a learned set names hosts other than the demo's (so a crawl wrote it)."""
+    from learner.demo.sites import DEMO_HOSTS
+
+    try:
+        learned = load_learned(path)
+    except (LearnedFormatError, OSError):
+        return True  # not ours to overwrite either
+    return not set(learned.domains) <= set(DEMO_HOSTS)
 
 
 def _run_report(args: argparse.Namespace, progress: Progress) -> int:
@@ -358,9 +475,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ConfigError, BrowserNotFound and the rest: unusable input, one line.
         print(f"learner: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        _discard_stdout()  # the reader stopped (``| head``): end quietly
+        return EXIT_OK
     except OSError as exc:
         print(f"learner: cannot write output: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("learner: interrupted; rerun the same command to resume", file=sys.stderr)
+        progress.finish()
+        cache = getattr(args, "cache", None)
+        saved = (
+            f"; {saved_comparisons(Path(cache))} finished comparisons are saved in {cache}"
+            if cache and args.command == "crawl"
+            else ""
+        )
+        print(f"learner: interrupted{saved}; rerun the same command to resume", file=sys.stderr)
         return 130

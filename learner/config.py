@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -14,6 +15,28 @@ __all__ = ["LearnerConfig", "RenderSettings", "build_config", "read_config_file"
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:
         raise ConfigError(f"{field}: {message}")
+
+
+_MAX_SECONDS = 86_400.0  # a day: longer is a typo, and Playwright takes milliseconds
+
+
+def _check_types(settings: RenderSettings | LearnerConfig) -> None:
+    """Check each field against its annotation, naming the field, before any comparison.
+
+    ``int`` fields take integers only (not ``True``); ``float`` fields take integers or
+    finite floats (``inf`` would hang a delay or crash a browser timeout).
+    """
+    for f in fields(settings):
+        value = getattr(settings, f.name)
+        if f.type == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            _require(ok, f.name, f"expected an integer, got {value!r}")
+        elif f.type == "float":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            _require(ok, f.name, f"expected a number, got {value!r}")
+            _require(math.isfinite(value), f.name, f"must be a finite number, not {value!r}")
+        elif f.type == "str":
+            _require(isinstance(value, str), f.name, f"expected a string, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +59,18 @@ class RenderSettings:
     settle_max_shots: int = 6
     max_text_chars: int = 200_000
     network_idle_max_s: float = 5.0
-    """Longest wait for in-flight requests before capturing anyway (long polls, streams)."""
+    """Longest wait for in-flight requests alone before capturing, unsettled (long polls)."""
+    quiet_window_s: float = 0.5
+    """How long the DOM and the network must stay quiet before a page counts as ready."""
+    timer_horizon_s: float = 3.0
+    """One-shot timers due within this many seconds are waited for; later ones are not."""
+    busy_limit_s: float = 4.0
+    """A page whose main thread does not answer within this long is busy: the render fails."""
+    max_renderer_mb: int = 2048
+    """A page renderer using more resident memory than this is killed; the render fails."""
 
     def __post_init__(self) -> None:
+        _check_types(self)
         _require(self.viewport_width >= 200, "viewport_width", "must be at least 200")
         _require(self.viewport_height >= 200, "viewport_height", "must be at least 200")
         _require(
@@ -46,10 +78,18 @@ class RenderSettings:
             "max_page_height",
             "must be at least viewport_height",
         )
-        _require(self.page_timeout_s > 0, "page_timeout_s", "must be positive")
+        _require(0 < self.page_timeout_s <= _MAX_SECONDS, "page_timeout_s", "must be in (0, 86400]")
         _require(self.settle_max_shots >= 2, "settle_max_shots", "must be at least 2")
         _require(self.max_text_chars > 0, "max_text_chars", "must be positive")
-        _require(self.network_idle_max_s > 0, "network_idle_max_s", "must be positive")
+        _require(
+            0 < self.network_idle_max_s <= _MAX_SECONDS,
+            "network_idle_max_s",
+            "must be in (0, 86400]",
+        )
+        _require(0 < self.quiet_window_s <= 60, "quiet_window_s", "must be in (0, 60]")
+        _require(0 <= self.timer_horizon_s <= 600, "timer_horizon_s", "must be in [0, 600]")
+        _require(0 < self.busy_limit_s <= _MAX_SECONDS, "busy_limit_s", "must be in (0, 86400]")
+        _require(self.max_renderer_mb >= 64, "max_renderer_mb", "must be at least 64")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +104,8 @@ class LearnerConfig:
     samples: int = 8
     threshold: float = 0.0
     min_samples: int = 3
+    min_contexts: int = 2
+    give_up_after: int = 2
     joint_samples: int = 2
     concurrency: int = 2
     per_host: int = 1
@@ -79,6 +121,8 @@ class LearnerConfig:
     render: RenderSettings = field(default_factory=RenderSettings)
 
     def __post_init__(self) -> None:
+        _check_types(self)
+        _require(isinstance(self.render, RenderSettings), "render", "expected a table of settings")
         _require(self.top_patterns >= 1, "top_patterns", "must be at least 1")
         _require(self.samples >= 1, "samples", "must be at least 1")
         _require(0.0 <= self.threshold < 1.0, "threshold", "must be in [0, 1)")
@@ -87,11 +131,13 @@ class LearnerConfig:
             "min_samples",
             "must be between 1 and samples",
         )
+        _require(self.min_contexts >= 1, "min_contexts", "must be at least 1")
+        _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
         _require(self.concurrency >= 1, "concurrency", "must be at least 1")
         _require(self.per_host >= 1, "per_host", "must be at least 1")
-        _require(self.delay_s >= 0, "delay_s", "must not be negative")
-        _require(self.jitter_s >= 0, "jitter_s", "must not be negative")
+        _require(0 <= self.delay_s <= _MAX_SECONDS, "delay_s", "must be in [0, 86400]")
+        _require(0 <= self.jitter_s <= _MAX_SECONDS, "jitter_s", "must be in [0, 86400]")
         _require(self.retries >= 0, "retries", "must not be negative")
         _require(self.domain_timeout_s > 0, "domain_timeout_s", "must be positive")
         _require(
@@ -109,6 +155,8 @@ class LearnerConfig:
             "samples": self.samples,
             "threshold": self.threshold,
             "min_samples": self.min_samples,
+            "min_contexts": self.min_contexts,
+            "give_up_after": self.give_up_after,
             "top_patterns": self.top_patterns,
             "joint_samples": self.joint_samples,
             "seed": self.seed,
@@ -133,7 +181,9 @@ def build_config(file_values: Mapping[str, Any], overrides: Mapping[str, Any]) -
     render_known = {f.name for f in fields(RenderSettings)}
     for source in (file_values, {k: v for k, v in overrides.items() if v is not None}):
         for key, value in source.items():
-            if key == "render" and isinstance(value, Mapping):
+            if key == "render":
+                if not isinstance(value, Mapping):
+                    raise ConfigError("render: expected a table of settings")
                 for rkey, rvalue in value.items():
                     if rkey not in render_known:
                         raise ConfigError(f"render.{rkey}: unknown setting")

@@ -14,12 +14,15 @@ The hierarchy::
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 __all__ = [
     "BrowserNotFound",
     "ConfigError",
     "FetchError",
     "LearnerError",
     "NavigationFailed",
+    "RenderCause",
     "RenderError",
     "RenderTimeout",
     "RobotsDisallowed",
@@ -28,6 +31,11 @@ __all__ = [
 
 class LearnerError(Exception):
     """Base class of every error the learner raises on purpose."""
+
+    @property
+    def transient(self) -> bool:
+        """Whether trying again may succeed: the retry policy retries exactly these."""
+        return False
 
 
 class ConfigError(LearnerError, ValueError):
@@ -47,7 +55,12 @@ class RobotsDisallowed(LearnerError):
 
 
 class FetchError(LearnerError):
-    """A plain (non-browser) HTTP fetch failed."""
+    """A plain (non-browser) HTTP fetch failed to connect or read; worth another try."""
+
+    @property
+    def transient(self) -> bool:
+        """Always: a failed fetch is retried."""
+        return True
 
     def __init__(self, url: str, reason: str) -> None:
         super().__init__(f"fetch failed for {url}: {reason}")
@@ -55,17 +68,52 @@ class FetchError(LearnerError):
         self.reason = reason
 
 
-class RenderError(LearnerError):
-    """Rendering a page in the browser failed."""
+class RenderCause(StrEnum):
+    """Why a render failed, as data: callers decide on this, never on message text."""
 
-    def __init__(self, url: str, reason: str) -> None:
+    TIMEOUT = "timeout"
+    """The page did not load within the page time limit."""
+    BUSY = "busy"
+    """The page's main thread stopped answering (a script that never yields)."""
+    CONNECTION = "connection"
+    """The connection was refused, reset or closed: worth another try."""
+    NAVIGATION = "navigation"
+    """Any other navigation error (DNS, TLS, a bad URL)."""
+    DOWNLOAD = "download"
+    REDIRECT_LOOP = "redirect-loop"
+    OTHER_HOST = "other-host"
+    """The main frame was sent to another host."""
+    NON_HTTP = "non-http"
+    """The main frame was sent to a non-HTTP URL."""
+    MEMORY = "memory"
+    """The page's renderer passed the memory cap and was killed."""
+    CRASHED = "crashed"
+    BROWSER_GONE = "browser-gone"
+
+
+_TRANSIENT_CAUSES = frozenset({RenderCause.CONNECTION})
+
+
+class RenderError(LearnerError):
+    """Rendering a page in the browser failed; ``cause`` says why, ``reason`` in words."""
+
+    def __init__(self, url: str, reason: str, cause: RenderCause = RenderCause.NAVIGATION) -> None:
         super().__init__(f"render failed for {url}: {reason}")
         self.url = url
         self.reason = reason
+        self.cause = cause
+
+    @property
+    def transient(self) -> bool:
+        """Whether trying again may succeed (the retry policy asks this)."""
+        return self.cause in _TRANSIENT_CAUSES
 
 
 class RenderTimeout(RenderError):
-    """The page did not settle within its time limit."""
+    """The page did not load, or stopped answering, within its time limit."""
+
+    def __init__(self, url: str, reason: str, cause: RenderCause = RenderCause.TIMEOUT) -> None:
+        super().__init__(url, reason, cause)
 
 
 class NavigationFailed(RenderError):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
+from learner.browser import port_number
 from learner.errors import ConfigError, FetchError
 
 logger = logging.getLogger(__name__)
@@ -47,6 +48,11 @@ class FetchResult:
     headers: Mapping[str, str] = field(default_factory=dict)
     body: bytes = b""
     truncated: bool = False
+
+    @property
+    def retry_after(self) -> str | None:
+        """The ``Retry-After`` header, if any."""
+        return self.headers.get("retry-after")
 
     @property
     def content_type(self) -> str:
@@ -92,7 +98,8 @@ def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, tuple[str, int
     """
     targets: dict[str, tuple[str, int]] = {}
     for host, target in (resolve or {}).items():
-        entry = f"resolve: {host!r}={target!r}"
+        shown = target if not isinstance(target, str) or len(target) <= 60 else target[:60] + "..."
+        entry = f"resolve: {host!r}={shown!r}"
         if not isinstance(host, str) or not host or any(c in host for c in ":/@[] \t"):
             raise ConfigError(f"{entry}: the key must be a bare host name")
         if not isinstance(target, str):
@@ -106,9 +113,10 @@ def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, tuple[str, int
             ip = ipaddress.ip_address(addr)
         except ValueError:
             raise ConfigError(f"{entry}: {addr!r} is not an IP address") from None
-        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        port = port_number(port_text)
+        if port is None:
             raise ConfigError(f"{entry}: the port must be a number from 1 to 65535")
-        targets[host.lower().rstrip(".")] = (str(ip), int(port_text))
+        targets[host.lower().rstrip(".")] = (str(ip), port)
     return targets
 
 

@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import imagehash
 from PIL import Image
 
-from learner.renderer import Rendering
+from learner.model import Rendering
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ MAX_NOISE = 0.5
 the page is too noisy to judge, and the verdict is ``"undecided"``."""
 
 Verdict = Literal["same", "changed", "undecided"]
+Change = Literal["status", "destination", "text", "title", "tiles"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +79,20 @@ class Comparison:
     reasons: tuple[str, ...]
     distances: Mapping[str, float]
     noise: Mapping[str, float]
+    changes: frozenset[Change] = frozenset()
+    """What differed outside the noise, as data (the reasons say it in words)."""
+
+    @property
+    def pixels_only(self) -> bool:
+        """Whether the only difference was in screen tiles (same text, title, status, height)."""
+        return self.changes == {"tiles"} and self.distances.get("height_px", 1.0) == 0
 
     def as_dict(self) -> dict[str, object]:
         """Return a plain dict for JSON output."""
         return {
             "verdict": self.verdict,
             "reasons": list(self.reasons),
+            "changes": sorted(self.changes),
             "distances": dict(self.distances),
             "noise": dict(self.noise),
         }
@@ -186,14 +195,17 @@ def compare(
                 f"the original led to {reference.final_url} then {other.final_url}", noise
             )
     reasons: list[str] = []
+    changes: set[Change] = set()
     if candidate.status != reference.status:
         reasons.append(f"status {reference.status} became {candidate.status}")
+        changes.add("status")
     # Request URLs differ by the removed parameter; compare where each one ended up.
     if _strip(reference.final_url, removed) != _strip(candidate.final_url, removed):
         reasons.append(f"led to {candidate.final_url} instead of {reference.final_url}")
+        changes.add("destination")
     if noise["tiles"] > MAX_NOISE or noise["text_lines"] > MAX_NOISE:
         if reasons:
-            return Comparison("changed", tuple(reasons), {}, noise)
+            return Comparison("changed", tuple(reasons), {}, noise, frozenset(changes))
         return _undecided(
             f"noise covers {noise['tiles']:.0%} of the screen and "
             f"{noise['text_lines']:.0%} of the text",
@@ -204,12 +216,15 @@ def compare(
     if changed_lines:
         before, after = changed_lines[0]
         reasons.append(f"text differs: {_short(before)!r} became {_short(after)!r}")
+        changes.add("text")
     if not noise["title"] and candidate.title != reference.title:
         reasons.append(f"title {reference.title!r} became {candidate.title!r}")
+        changes.add("title")
     changed_tiles = _tile_diff(reference, candidate) - mask
     if changed_tiles:
         top = min(row for _, row in changed_tiles) * TILE
         reasons.append(f"{len(changed_tiles)} screen tiles differ outside the noise, from y={top}")
+        changes.add("tiles")
     distances = {
         "tiles": round(len(changed_tiles) / total_tiles, 4),
         "text_lines": float(len(changed_lines)),
@@ -217,7 +232,7 @@ def compare(
         "height_px": float(abs(candidate.height - reference.height)),
     }
     if reasons:
-        return Comparison("changed", tuple(reasons), distances, noise)
+        return Comparison("changed", tuple(reasons), distances, noise, frozenset(changes))
     return Comparison("same", ("no difference outside the page's own noise",), distances, noise)
 
 

@@ -3,8 +3,9 @@
 - :class:`RobotsPolicy` reads one robots.txt per origin with Protego, following RFC 9309.
 - :class:`HostLimiter` spaces request starts per host (delay, seeded jitter, Crawl-delay,
   Retry-After) and caps concurrency per host.
-- :func:`with_retries` retries transient failures (connection errors, 429, 503) with
-  exponential back-off, honouring ``Retry-After``.
+- :func:`with_retries` is the one retry policy of every request, plain fetches and renders
+  alike: transient failures (connection errors, 429, 503) are retried with exponential
+  back-off, and every ``Retry-After`` is honoured and passed on to the limiter.
 - :func:`polite_fetcher` puts the last two around a :data:`~learner.fetch.PageFetcher`.
 """
 
@@ -19,11 +20,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
+from typing import Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from protego import Protego
 
-from learner.errors import ConfigError, FetchError
+from learner.errors import ConfigError, FetchError, LearnerError
 from learner.fetch import FetchResult, PageFetcher
 
 logger = logging.getLogger(__name__)
@@ -39,6 +41,22 @@ __all__ = [
 ]
 
 Sleep = Callable[[float], Awaitable[None]]
+
+
+class Answer(Protocol):
+    """What a retried request returns: a fetch result or a rendering."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def status(self) -> int | None: ...
+
+    @property
+    def retry_after(self) -> str | None: ...
+
+
+A = TypeVar("A", bound=Answer)
 Clock = Callable[[], float]
 
 _ALLOW_ALL = ""
@@ -293,49 +311,51 @@ class RetryPolicy:
 
 
 async def with_retries(
-    attempt: Callable[[], Awaitable[FetchResult]],
+    attempt: Callable[[], Awaitable[A]],
     *,
     policy: RetryPolicy = RetryPolicy(),
     sleep: Sleep = asyncio.sleep,
     now: Clock = time.time,
     on_retry_after: Callable[[float], None] | None = None,
-) -> FetchResult:
+) -> A:
     """Run ``attempt`` until it succeeds, a non-transient status comes back, or tries run out.
 
-    Transient: :class:`~learner.errors.FetchError` and the statuses of ``policy``. The wait
+    Transient: a :class:`~learner.errors.LearnerError` whose ``transient`` is true (a
+    connection failure of a fetch or a render) and the statuses of ``policy``. The wait
     before try ``k + 1`` is ``base_delay_s * 2**(k - 1)``, or the server's ``Retry-After``
     when that is longer.
 
     Args:
-        attempt: makes one try.
+        attempt: makes one try (a plain fetch or a render).
         policy: the retry bounds.
         sleep: awaited to wait (injectable for tests).
         now: POSIX time, for ``Retry-After`` dates.
         on_retry_after: told every ``Retry-After`` seen (e.g. ``HostLimiter.note_retry_after``).
 
     Raises:
-        FetchError: the last one, when every try failed to connect.
+        LearnerError: a non-transient one at once; the last transient one when every try
+            failed.
     """
     for number in range(1, policy.attempts + 1):
         last = number == policy.attempts
         backoff = min(policy.base_delay_s * 2 ** (number - 1), policy.max_delay_s)
         try:
             result = await attempt()
-        except FetchError as exc:
-            if last:
+        except LearnerError as exc:
+            if last or not exc.transient:
                 raise
-            logger.info("retrying %s in %.1f s: %s", exc.url, backoff, exc.reason)
+            logger.info("retrying in %.1f s: %s", backoff, exc)
             await sleep(backoff)
             continue
         if result.status not in policy.retry_statuses:
             return result
-        retry_after = parse_retry_after(result.headers.get("retry-after"), now=now())
+        retry_after = parse_retry_after(result.retry_after, now=now())
         if retry_after is not None and on_retry_after is not None:
             on_retry_after(retry_after)
         if last or (retry_after is not None and retry_after > policy.max_delay_s):
             return result
         delay = max(backoff, retry_after or 0.0)
-        logger.info("retrying %s in %.1f s: status %d", result.url, delay, result.status)
+        logger.info("retrying %s in %.1f s: status %s", result.url, delay, result.status)
         await sleep(delay)
     raise AssertionError("unreachable")  # pragma: no cover
 

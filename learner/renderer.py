@@ -1,10 +1,9 @@
-"""Render a URL in headless Chromium, in a fresh context, until two captures agree.
+"""The browser pool: Playwright and one Chromium for a run, a fresh context per render.
 
-One :class:`Renderer` owns Playwright and one browser for a whole run. Every render gets a
-fresh browser context with the fixed :class:`~learner.config.RenderSettings`, waits on
-signals (``load``, ``document.fonts.ready``, no request in flight, two animation frames),
-then probes the page (DOM digest, visible text and height of the whole page, requests
-started) until two consecutive probes agree, and only then takes the full-page screenshot.
+One :class:`Renderer` owns Playwright and one browser for a whole run, restarts it after
+``restart_after`` renders or when it goes away, and caps the renders open at once. Every
+render gets a fresh context with the fixed :class:`~learner.config.RenderSettings` and the
+readiness script; :func:`learner.capture.capture` loads and captures the page.
 """
 
 from __future__ import annotations
@@ -12,79 +11,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import (
-    Browser,
-    BrowserContext,
-    Dialog,
-    Download,
-    Page,
-    Playwright,
-    Request,
-    Response,
-    async_playwright,
-)
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from learner.browser import CHROMIUM_ARGS, resolver_rules
+from learner.capture import PageWatch, capture
 from learner.config import RenderSettings
-from learner.errors import BrowserNotFound, NavigationFailed, RenderError, RenderTimeout
+from learner.errors import (
+    BrowserNotFound,
+    NavigationFailed,
+    RenderCause,
+    RenderError,
+    RenderTimeout,
+)
+from learner.memory import MemoryWatchdog
+from learner.model import Rendering
+from learner.page_scripts import READINESS_INIT
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Renderer", "Rendering"]
+__all__ = ["Renderer", "Rendering"]  # Rendering is re-exported from learner.model
 
-_T = TypeVar("_T")
 _LAUNCH_TIMEOUT_S = 30.0
 _CLOSE_TIMEOUT_S = 5.0
-
-# One round trip: fonts loaded, two frames painted (the first may predate the last DOM
-# change), then the page's size, visible text (capped in the page, not after transfer),
-# title, and a digest of the whole DOM (FNV-1a over its markup), which sees changes below
-# the first screen that leave the text alone (a class, a style, an image source).
-_SNAPSHOT_JS = """async (maxChars) => {
-  await document.fonts.ready;
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const root = document.documentElement, body = document.body;
-  const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
-  const text = body ? body.innerText : (root ? root.innerText : "");
-  const markup = root ? root.outerHTML : "";
-  let digest = 0x811c9dc5;
-  for (let i = 0; i < markup.length; i++) {
-    digest = Math.imul(digest ^ markup.charCodeAt(i), 0x01000193);
-  }
-  return {height: height, text: text.slice(0, maxChars), title: document.title,
-          dom: (digest >>> 0).toString(16) + ":" + markup.length};
-}"""
-
-
-@dataclass(frozen=True, slots=True)
-class Rendering:
-    """What one render of a URL produced.
-
-    ``screenshot`` is a PNG of the page from the top down to ``max_page_height``; ``text`` is
-    the visible text of the whole page, capped at ``max_text_chars``; ``settled`` is true
-    when two consecutive probes agreed and the page stayed still during the full capture;
-    ``redirects`` lists the URLs the main frame was sent on to after ``url`` (HTTP
-    redirects, then script or meta navigations), in order.
-    """
-
-    url: str
-    final_url: str
-    status: int | None
-    screenshot: bytes
-    text: str
-    title: str
-    elapsed_s: float
-    settled: bool
-    redirects: tuple[str, ...]
+# Room past the page time for the capture of a page that never became ready.
+_CAPTURE_GRACE_S = 10.0
 
 
 @dataclass(slots=True)
@@ -96,98 +53,6 @@ class _Slot:
     active: int = 0
     retired: bool = False
     closed: bool = False
-
-
-class _PageWatch:
-    """Listens to one page: requests in flight, navigations, and what must end the render."""
-
-    def __init__(self, page: Page, url: str) -> None:
-        self.page = page
-        self.host = (urlsplit(url).hostname or "").lower()
-        self.inflight: set[Request] = set()
-        self.requests_started = 0
-        self.navigations = 0
-        self.redirects: list[str] = []
-        self.status: int | None = None
-        self.quiet = asyncio.Event()
-        self.quiet.set()
-        self.failure: str | None = None
-        self.failed = asyncio.Event()
-        self._first_navigation = True
-        page.on("request", self._on_request)
-        page.on("requestfinished", self._on_done)
-        page.on("requestfailed", self._on_done)
-        page.on("response", self._on_response)
-        page.on("framenavigated", self._on_navigated)
-        page.on("dialog", self._on_dialog)
-        page.on("download", self._on_download)
-        page.on("crash", lambda _: self.fail("the page crashed"))
-
-    def fail(self, reason: str) -> None:
-        """Record the first reason to abandon this render."""
-        if self.failure is None:
-            self.failure = reason
-            self.failed.set()
-
-    async def race(self, awaitable: Awaitable[_T], url: str) -> _T:
-        """Await ``awaitable`` unless the page fails first (then NavigationFailed)."""
-        task = asyncio.ensure_future(awaitable)
-        failed = asyncio.ensure_future(self.failed.wait())
-        try:
-            await asyncio.wait((task, failed), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            failed.cancel()
-            if not task.done():
-                task.cancel()
-        if self.failure is not None:
-            if task.done() and not task.cancelled():
-                task.exception()  # retrieved: the recorded failure explains it better
-            raise NavigationFailed(url, self.failure)
-        return task.result()
-
-    def _is_main_navigation(self, request: Request) -> bool:
-        try:
-            return request.is_navigation_request() and request.frame == self.page.main_frame
-        except PlaywrightError:  # requests of workers have no frame
-            return False
-
-    def _on_request(self, request: Request) -> None:
-        self.requests_started += 1
-        self.inflight.add(request)
-        self.quiet.clear()
-        if not self._is_main_navigation(request):
-            return
-        if self._first_navigation:
-            self._first_navigation = False
-            return
-        target = request.url
-        self.redirects.append(target)
-        parts = urlsplit(target)
-        if parts.scheme not in ("http", "https"):
-            self.fail(f"redirected to a non-HTTP URL: {target}")
-        elif (parts.hostname or "").lower() != self.host:
-            self.fail(f"redirected to another host: {target}")
-
-    def _on_done(self, request: Request) -> None:
-        self.inflight.discard(request)
-        if not self.inflight:
-            self.quiet.set()
-
-    def _on_response(self, response: Response) -> None:
-        if self._is_main_navigation(response.request) and not 300 <= response.status < 400:
-            self.status = response.status
-
-    def _on_navigated(self, frame: Any) -> None:
-        if frame == self.page.main_frame:
-            self.navigations += 1
-
-    async def _on_dialog(self, dialog: Dialog) -> None:
-        logger.debug("dismissing %s dialog on %s", dialog.type, self.page.url)
-        with contextlib.suppress(PlaywrightError):  # the page may go away first
-            await dialog.dismiss()
-
-    def _on_download(self, download: Download) -> None:
-        self.fail("download")
 
 
 class Renderer:
@@ -228,6 +93,7 @@ class Renderer:
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
         self._slot: _Slot | None = None
+        self._memory = MemoryWatchdog(settings.max_renderer_mb << 20)
         self._entered = False
         self._closed = False
         self.renders = 0
@@ -243,6 +109,7 @@ class Renderer:
             self._playwright = await async_playwright().start()
             async with self._lock:
                 self._slot = await self._launch()
+            self._memory.start()
         except BaseException:
             await self._shutdown()
             raise
@@ -258,6 +125,7 @@ class Renderer:
 
     async def _shutdown(self) -> None:
         self._closed = True
+        await self._memory.stop()
         if self._slot is not None:
             await self._close_browser(self._slot)
             self._slot = None
@@ -343,9 +211,8 @@ class Renderer:
                 await self._release(slot)
 
     async def _render(self, slot: _Slot, url: str) -> Rendering:
-        started = time.monotonic()
-        limit = self.settings.page_timeout_s
-        stage = "opening a context"
+        s = self.settings
+        limit = s.page_timeout_s + s.busy_limit_s + _CAPTURE_GRACE_S
         context: BrowserContext | None = None
         page: Page | None = None
         popups: set[asyncio.Task[None]] = set()
@@ -354,17 +221,11 @@ class Renderer:
                 context = await self._new_context(slot.browser)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
-                watch = _PageWatch(page, url)
-                stage = "loading"
-                response = await watch.race(page.goto(url, wait_until="load"), url)
-                if response is not None and watch.status is None:
-                    watch.status = response.status
-                stage = "settling"
-                return await self._settle(page, watch, url, started)
+                return await capture(page, PageWatch(page, url, self._memory), url, s)
         except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
-            raise RenderTimeout(url, f"not settled within {limit:g} s ({stage})") from exc
+            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
         except PlaywrightTimeout as exc:
-            raise RenderTimeout(url, f"not settled within {limit:g} s ({stage})") from exc
+            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
         except PlaywrightError as exc:
             raise _navigation_error(url, exc, slot) from exc
         finally:
@@ -393,85 +254,9 @@ class Renderer:
         context.set_default_timeout(s.page_timeout_s * 1000)
         # A fixed Date.now()/new Date(); timers, animation frames and performance.now() run.
         await context.clock.set_fixed_time(s.fixed_time)
+        # After the clock, so that the page's timer functions are the readiness wrappers.
+        await context.add_init_script(script=READINESS_INIT)
         return context
-
-    async def _settle(self, page: Page, watch: _PageWatch, url: str, started: float) -> Rendering:
-        # Settling compares cheap probes (the DOM digest, text and height of the whole page);
-        # the full-page PNG, many times their cost, is taken once two consecutive probes
-        # agree, and counts only if no request or navigation started while it was taken.
-        # Pixels that change with no DOM change (a canvas) do not hold a page unsettled; the
-        # two renders of every original still show them, as noise.
-        s = self.settings
-        previous: tuple[object, ...] | None = None
-        settled = False
-        png, text, title, height = b"", "", "", s.viewport_height
-        for _ in range(s.settle_max_shots):
-            key, text, title, height = await self._probe(page, watch, url)
-            if key == previous:
-                png = await self._full_page(page, watch, url, height)
-                if (watch.requests_started, watch.navigations) == key[-2:]:
-                    settled = True
-                    break
-                png = b""
-            previous = key
-        if not settled:
-            logger.debug("%s did not settle in %d captures", url, s.settle_max_shots)
-            png = await self._full_page(page, watch, url, height)
-        return Rendering(
-            url=url,
-            final_url=page.url,
-            status=watch.status,
-            screenshot=png,
-            text=text,
-            title=title,
-            elapsed_s=round(time.monotonic() - started, 3),
-            settled=settled,
-            redirects=tuple(watch.redirects),
-        )
-
-    async def _probe(
-        self, page: Page, watch: _PageWatch, url: str
-    ) -> tuple[tuple[object, ...], str, str, int]:
-        """One cheap capture once the network is quiet: its key, text, title and height."""
-        s = self.settings
-        await self._network_quiet(watch)
-        await watch.race(page.wait_for_load_state("load"), url)
-        snapshot = await watch.race(page.evaluate(_SNAPSHOT_JS, s.max_text_chars), url)
-        height = min(max(int(snapshot["height"]), s.viewport_height), s.max_page_height)
-        text, title = str(snapshot["text"]), str(snapshot["title"])
-        # A request or navigation during the probe means the page was still moving.
-        key = (
-            str(snapshot["dom"]),
-            height,
-            text,
-            title,
-            watch.requests_started,
-            watch.navigations,
-        )
-        return key, text, title, height
-
-    async def _full_page(self, page: Page, watch: _PageWatch, url: str, height: int) -> bytes:
-        """The page from the top down to ``height`` (capped at ``max_page_height``), as PNG."""
-        return await watch.race(
-            page.screenshot(
-                type="png",
-                full_page=True,
-                clip={"x": 0, "y": 0, "width": self.settings.viewport_width, "height": height},
-                animations="disabled",
-                caret="hide",
-                scale="css",
-            ),
-            url,
-        )
-
-    async def _network_quiet(self, watch: _PageWatch) -> None:
-        if watch.quiet.is_set():
-            return
-        try:
-            async with asyncio.timeout(self.settings.network_idle_max_s):
-                await watch.quiet.wait()
-        except TimeoutError:
-            logger.debug("%d requests still in flight; capturing anyway", len(watch.inflight))
 
     async def _close(self, slot: _Slot, page: Page | None, context: BrowserContext | None) -> None:
         """Close page, then context; a browser that cannot do that is retired."""
@@ -486,18 +271,33 @@ class Renderer:
             slot.retired = True
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _ErrorMap:
     needle: str
     reason: str
-    kind: type[RenderError] = NavigationFailed
+    cause: RenderCause
 
 
+# Playwright reports navigation errors as text: they are turned into causes here, once.
 _ERRORS = (
-    _ErrorMap("Download is starting", "download"),
-    _ErrorMap("ERR_TOO_MANY_REDIRECTS", "redirect loop (net::ERR_TOO_MANY_REDIRECTS)"),
-    _ErrorMap("ERR_UNSAFE_REDIRECT", "redirected to a non-HTTP URL (net::ERR_UNSAFE_REDIRECT)"),
-    _ErrorMap("has been closed", "the browser went away", RenderError),
+    _ErrorMap("Download is starting", "download", RenderCause.DOWNLOAD),
+    _ErrorMap(
+        "ERR_TOO_MANY_REDIRECTS",
+        "redirect loop (net::ERR_TOO_MANY_REDIRECTS)",
+        RenderCause.REDIRECT_LOOP,
+    ),
+    _ErrorMap(
+        "ERR_UNSAFE_REDIRECT",
+        "redirected to a non-HTTP URL (net::ERR_UNSAFE_REDIRECT)",
+        RenderCause.NON_HTTP,
+    ),
+    _ErrorMap("has been closed", "the browser went away", RenderCause.BROWSER_GONE),
+)
+_CONNECTION_CODES = (
+    "ERR_CONNECTION_REFUSED",
+    "ERR_CONNECTION_RESET",
+    "ERR_CONNECTION_CLOSED",
+    "ERR_EMPTY_RESPONSE",
 )
 
 
@@ -505,11 +305,15 @@ def _navigation_error(url: str, exc: PlaywrightError, slot: _Slot) -> RenderErro
     message = str(exc)
     for known in _ERRORS:
         if known.needle in message:
-            if known.kind is RenderError:
+            if known.cause is RenderCause.BROWSER_GONE:
                 slot.retired = True
-            return known.kind(url, known.reason)
+                return RenderError(url, known.reason, known.cause)
+            return NavigationFailed(url, known.reason, known.cause)
     first_line = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
-    return NavigationFailed(url, first_line.removeprefix("Page.goto: "))
+    reason = first_line.removeprefix("Page.goto: ")
+    if any(code in message for code in _CONNECTION_CODES):
+        return NavigationFailed(url, reason, RenderCause.CONNECTION)
+    return NavigationFailed(url, reason)
 
 
 def _close_popup(popup: Page, ours: Page | None, tasks: set[asyncio.Task[None]]) -> None:

@@ -153,7 +153,7 @@ def _read_run(folder: Path) -> _Run:
     try:
         loaded = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
         stats = loaded if isinstance(loaded, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         logger.warning("%s: no readable stats.json; totals are left out", folder)
     return _Run(folder, learned, stats, _read_pairs(folder / "checkpoint.jsonl"))
 
@@ -167,8 +167,8 @@ def _read_pairs(path: Path) -> dict[tuple[str, str], Mapping[str, Any]]:
                 try:
                     pair = json.loads(line)["pair"]
                     pairs[(str(pair["original"]), str(pair["candidate"]))] = pair
-                except (ValueError, KeyError, TypeError):
-                    continue  # a torn last line of an interrupted run
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    continue  # a torn last line of an interrupted run, or a hostile one
     except OSError:
         logger.warning("%s: no checkpoint; the report shows verdicts without evidence", path)
     return pairs
@@ -312,10 +312,25 @@ def _param(run: _Run, images: _Images, anchor: str, name: str, verdict: ParamVer
     ]
     if verdict.reason:
         parts.append(f'<p class="reason"><strong>reason:</strong> {_e(verdict.reason)}</p>')
+    parts.append(_coverage(verdict.extra.get("coverage")))
     parts += [_sample(run, images, i, s, f"without {name}") for i, s in enumerate(samples, 1)]
     if not samples:
         parts.append("<p>No samples recorded.</p>")
     return "".join(parts) + "</article>"
+
+
+def _coverage(found: object) -> str:
+    """Which paths and companion values the successful samples covered."""
+    if not isinstance(found, dict):
+        return ""
+    paths = found.get("paths")
+    listed = ", ".join(_code(p) for p in paths) if isinstance(paths, list) and paths else "none"
+    return (
+        f'<p class="coverage">samples covered {_e(found.get("paths_tested"))} of '
+        f'{_e(found.get("paths_seen"))} paths ({listed}) and '
+        f'{_e(found.get("companions_tested"))} of {_e(found.get("companions_seen"))} '
+        "combinations of the other parameters' values</p>"
+    )
 
 
 def _joint(run: _Run, checks: object) -> str:

@@ -1,25 +1,37 @@
-"""MIQPS sampling: group a site's URLs by pattern, pick the top patterns, pick samples."""
+"""MIQPS sampling: group a site's URLs by pattern, pick the top patterns, pick samples.
+
+The learner renders URLs as they were observed, and the observed URL without a parameter:
+never the normalized key, which may not be a URL the server answers as it is (a route that
+ends in ``/`` redirects the slash-less key). Parameter names are matched as the normalizer
+reads them (``samepage.pattern_key``), so ``%69d=1`` is the parameter ``id``.
+"""
 
 from __future__ import annotations
 
 import logging
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-from samepage import InvalidURL, MIQPSNormalizer
+from samepage import InvalidURL, MIQPSNormalizer, pattern_key
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "Context",
     "PatternGroup",
     "choose_samples",
+    "context_of",
     "group_by_pattern",
     "keep_only",
     "param_values",
     "top_patterns",
     "without_param",
 ]
+
+Context = tuple[str, tuple[tuple[str, ...], ...]]
+"""Where a parameter is tested: the URL's path and the values of its other parameters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,23 +40,37 @@ class PatternGroup:
 
     Attributes:
         pattern: the pattern key (``samepage.pattern_key``).
-        urls: distinct URLs, blocklist applied (``MIQPSNormalizer.static_url``), first seen first.
+        urls: distinct observed URLs (one per blocklist-normalised form), first seen first.
         count: how many observed URLs had this pattern, duplicates included.
+        statics: each URL normalised with only the blocklist applied
+            (``MIQPSNormalizer.static_url``), in the order of ``urls``; values and paths are
+            read from these. Defaults to ``urls`` themselves.
     """
 
     pattern: str
     urls: tuple[str, ...]
     count: int
+    statics: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.statics:
+            object.__setattr__(self, "statics", self.urls)
+        if len(self.statics) != len(self.urls):
+            raise ValueError("statics must match urls one for one")
 
     @property
     def names(self) -> list[str]:
         """The parameter names of the pattern."""
         return self.pattern.split("&")
 
+    def static_of(self, url: str) -> str:
+        """The blocklist-normalised form of one of the group's URLs."""
+        return self.statics[self.urls.index(url)]
+
 
 def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[str, PatternGroup]:
     """Group URLs by pattern key; URLs without parameters and invalid lines are skipped."""
-    seen: dict[str, dict[str, None]] = {}
+    seen: dict[str, dict[str, str]] = {}
     counts: dict[str, int] = {}
     for url in urls:
         try:
@@ -55,9 +81,12 @@ def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[s
             continue
         if not pattern:
             continue
-        seen.setdefault(pattern, {})[static] = None
+        seen.setdefault(pattern, {}).setdefault(static, url)
         counts[pattern] = counts.get(pattern, 0) + 1
-    return {p: PatternGroup(p, tuple(u), counts[p]) for p, u in seen.items()}
+    return {
+        p: PatternGroup(p, tuple(by_static.values()), counts[p], tuple(by_static))
+        for p, by_static in seen.items()
+    }
 
 
 def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
@@ -75,32 +104,54 @@ def param_values(url: str, name: str) -> tuple[str, ...]:
     return tuple(piece.partition("=")[2] for n, piece in _pairs(url) if n == name)
 
 
-def _rebuild(url: str, keep: set[str] | None, drop: str | None) -> str:
+def context_of(static: str, name: str) -> Context:
+    """The path of a normalised URL and the values of its parameters other than ``name``.
+
+    >>> context_of("https://s.example/list?page=2&q=oak&size=10", "page")
+    ('/list', (('q', 'oak'), ('size', '10')))
+    """
+    companions: dict[str, list[str]] = {}
+    for other, piece in _pairs(static):
+        if other != name:
+            companions.setdefault(other, []).append(piece.partition("=")[2])
+    path = urlsplit(static).path
+    return path, tuple((n, *values) for n, values in sorted(companions.items()))
+
+
+def _rebuild(url: str, drop: Iterable[str]) -> str:
+    """``url`` as observed, without the query pieces whose normalised name is in ``drop``."""
+    names = set(drop)
     head, hash_, fragment = url.partition("#")
-    base, _, _ = head.partition("?")
-    pieces = [
-        piece for name, piece in _pairs(url) if (keep is None or name in keep) and name != drop
-    ]
-    out = f"{base}?{'&'.join(pieces)}" if pieces else base
+    base, mark, query = head.partition("?")
+    if not mark:
+        return url
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}/?"
+    kept = [p for p in query.split("&") if not p or pattern_key(origin + p) not in names]
+    rest = "&".join(kept).strip("&")
+    out = f"{base}?{rest}" if rest else base
     return f"{out}{hash_}{fragment}"
 
 
 def without_param(url: str, name: str) -> str:
-    """A normalised URL with every occurrence of parameter ``name`` removed.
+    """An observed URL with every occurrence of parameter ``name`` removed.
 
-    >>> without_param("https://s.example/p?a=1&b=2&a=3#!/x", "a")
-    'https://s.example/p?b=2#!/x'
+    Everything else stays as it was observed: order, spelling, other parameters.
+
+    >>> without_param("https://s.example/p/?b=2&%61=1&utm_source=x&a=3#!/x", "a")
+    'https://s.example/p/?b=2&utm_source=x#!/x'
     """
-    return _rebuild(url, None, name)
+    return _rebuild(url, (name,))
 
 
-def keep_only(url: str, names: Iterable[str]) -> str:
-    """A normalised URL reduced to the parameters in ``names``.
+def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
+    """An observed URL without the ``pattern`` parameters that are not in ``names``.
 
-    >>> keep_only("https://s.example/p?a=1&b=2&c=3", {"a", "c"})
-    'https://s.example/p?a=1&c=3'
+    >>> keep_only("https://s.example/p?c=3&a=1&b=2", {"a", "c"}, ["a", "b", "c"])
+    'https://s.example/p?c=3&a=1'
     """
-    return _rebuild(url, set(names), None)
+    keep = set(names)
+    return _rebuild(url, [n for n in pattern if n not in keep])
 
 
 def choose_samples(
@@ -108,22 +159,33 @@ def choose_samples(
 ) -> dict[str, list[str]]:
     """For each parameter, up to ``size`` URLs with pairwise distinct values of it.
 
-    One seeded shuffle of the group's URLs serves every parameter, so the same URLs tend to
-    be chosen for all of them and one render of an original serves several tests.
+    The picks spread over the contexts the pattern spans: first one URL per path, then URLs
+    whose other parameters take values not yet picked, then any. One seeded shuffle of the
+    group's URLs serves every parameter, so the same URLs tend to be chosen for all of them
+    and one render of an original serves several tests.
     """
-    order = list(group.urls)
+    order = list(range(len(group.urls)))
     random.Random(seed).shuffle(order)
     chosen: dict[str, list[str]] = {}
     for name in names:
         values: set[tuple[str, ...]] = set()
-        picks: list[str] = []
-        for url in order:
-            value = param_values(url, name)
-            if value in values:
-                continue
-            values.add(value)
-            picks.append(url)
-            if len(picks) == size:
-                break
-        chosen[name] = picks
+        paths: set[str] = set()
+        companions: set[tuple[tuple[str, ...], ...]] = set()
+        picks: list[int] = []
+        for rule in ("new path", "new companions", "any"):
+            for index in order:
+                if len(picks) == size:
+                    break
+                static = group.statics[index]
+                value = param_values(static, name)
+                path, others = context_of(static, name)
+                if value in values or (rule == "new path" and path in paths):
+                    continue
+                if rule == "new companions" and others in companions:
+                    continue
+                values.add(value)
+                paths.add(path)
+                companions.add(others)
+                picks.append(index)
+        chosen[name] = [group.urls[i] for i in picks]
     return chosen

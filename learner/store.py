@@ -3,6 +3,7 @@
 Layout of a run folder (``--cache DIR``)::
 
     checkpoint.jsonl   one JSON line per finished comparison; a rerun skips them
+    lock               held (flock) by the run using the folder; a second run is refused
     evidence/          small thumbnails and difference overlays, within a size budget
     stats.json         renders, failures, time per phase, pages per second
     run.json           the effective settings of the last run
@@ -10,35 +11,35 @@ Layout of a run folder (``--cache DIR``)::
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
-import tempfile
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Literal
 
-from learner.classify import PairOutcome
 from learner.errors import ConfigError
+from learner.model import PairOutcome
+from samepage._files import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RunStore", "write_json_atomic"]
+__all__ = ["RunStore", "saved_comparisons", "write_json_atomic"]
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks, the folder is not locked
+    fcntl = None  # type: ignore[assignment]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as sorted, indented JSON through a temp file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, sort_keys=True, ensure_ascii=False)
-            handle.write("\n")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    """Write ``data`` as sorted, indented JSON through a temp file renamed into place.
+
+    A replaced file keeps its mode; a new one gets the umask's (as ``open()`` would).
+    """
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 class RunStore:
@@ -62,6 +63,7 @@ class RunStore:
         self._done: dict[tuple[str, str], PairOutcome] = {}
         self._loaded: frozenset[tuple[str, str]] = frozenset()
         self._checkpoint: IO[str] | None = None
+        self._lock: int | None = None
         self._entered = False
 
     @property
@@ -80,14 +82,19 @@ class RunStore:
         self._entered = True
         try:
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock_folder(self.folder)
         except OSError as exc:
             raise ConfigError(f"cache folder {self.folder}: {exc}") from exc
-        self._load()
-        self.evidence_bytes = sum(
-            p.stat().st_size for p in self.evidence_dir.iterdir() if p.is_file()
-        )
-        # Held open for the whole run and closed in __aexit__: one append per comparison.
-        self._checkpoint = open(self.checkpoint_path, "a", encoding="utf-8")  # noqa: SIM115
+        try:
+            self._load()
+            self.evidence_bytes = sum(
+                p.stat().st_size for p in self.evidence_dir.iterdir() if p.is_file()
+            )
+            # Held open for the whole run and closed in __aexit__: one append per comparison.
+            self._checkpoint = open(self.checkpoint_path, "a", encoding="utf-8")  # noqa: SIM115
+        except BaseException:
+            self._unlock()
+            raise
         return self
 
     async def __aexit__(
@@ -96,34 +103,69 @@ class RunStore:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._checkpoint is not None:
-            self._checkpoint.close()
-            self._checkpoint = None
+        try:
+            if self._checkpoint is not None:
+                self._checkpoint.close()
+                self._checkpoint = None
+        finally:
+            self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
 
     def _load(self) -> None:
         if not self.checkpoint_path.exists():
             return
-        kept = torn = 0
-        with open(self.checkpoint_path, encoding="utf-8") as handle:
+        kept = unreadable = 0
+        end = 0  # where the last complete line ends
+        tail_ok = True
+        with open(self.checkpoint_path, "rb") as handle:
             for line in handle:
-                try:
-                    record = json.loads(line)
-                    if record.get("scope") != self.scope:
-                        continue
-                    outcome = PairOutcome.from_json(record["pair"])
-                except (ValueError, KeyError, TypeError):
-                    # A run killed mid-write leaves at most one torn last line.
-                    torn += 1
-                    continue
-                self._done[(outcome.original, outcome.candidate)] = outcome
-                kept += 1
+                complete = line.endswith(b"\n")
+                outcome = self._read_line(line)
+                if complete:
+                    end += len(line)
+                else:
+                    tail_ok = outcome is not None
+                if outcome is None:
+                    unreadable += 1
+                elif outcome is not False:
+                    self._done[(outcome.original, outcome.candidate)] = outcome
+                    kept += 1
         self._loaded = frozenset(self._done)
+        size = self.checkpoint_path.stat().st_size
+        if size > end:
+            # A run killed inside a write leaves a last line without its newline: the next
+            # record appended would be glued to it and lost on every later resume.
+            with open(self.checkpoint_path, "r+b") as handle:
+                if tail_ok:
+                    handle.seek(0, os.SEEK_END)
+                    handle.write(b"\n")
+                else:
+                    handle.truncate(end)
+                    logger.warning(
+                        "%s: dropped a torn last line (%d bytes) left by an interrupted run",
+                        self.checkpoint_path,
+                        size - end,
+                    )
         logger.info(
             "resuming: %d finished comparisons in %s (%d unreadable)",
             kept,
             self.checkpoint_path,
-            torn,
+            unreadable,
         )
+
+    def _read_line(self, line: bytes) -> PairOutcome | Literal[False] | None:
+        """One checkpoint line's outcome; ``False`` for another scope, ``None`` if unreadable."""
+        try:
+            record = json.loads(line)
+            if record.get("scope") != self.scope:
+                return False
+            return PairOutcome.from_json(record["pair"])
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None
 
     @property
     def resumed(self) -> int:
@@ -171,3 +213,41 @@ class RunStore:
     def write_run(self, settings: dict[str, Any]) -> None:
         """Record the run's effective settings in ``run.json``."""
         write_json_atomic(self.folder / "run.json", settings)
+
+
+def _lock_folder(folder: Path) -> int | None:
+    """Take the run folder's lock (``folder/lock``), or raise ConfigError if a run holds it.
+
+    An advisory ``flock``: released by the kernel when the process ends, however it ends,
+    so a killed run never leaves a stale lock. The holder's process id is written into the
+    file for the message.
+    """
+    if fcntl is None:  # pragma: no cover
+        return None
+    path = folder / "lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise ConfigError(
+            f"cache folder {folder} is in use by another learner run (pid {holder}); "
+            "wait for it to end or give another --cache"
+        ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def saved_comparisons(folder: Path) -> int:
+    """How many finished comparisons the run folder's checkpoint holds (complete lines)."""
+    try:
+        with open(folder / "checkpoint.jsonl", "rb") as handle:
+            return sum(1 for line in handle if line.endswith(b"\n"))
+    except OSError:
+        return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -13,6 +14,12 @@ from samepage import InvalidURL, normalize_url
 logger = logging.getLogger(__name__)
 
 __all__ = ["Target", "parse_target", "read_targets"]
+
+# A bare domain line: host name (letters, digits, "-", "_", non-ASCII), IPv4, or [IPv6],
+# optionally :port. Anything else (mailto:a@host, !!!, a path) is refused, not guessed at.
+_BARE = re.compile(r"(?:[^\s:/?#@\[\]!$&'()*+,;=%]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]+)?")
+# Hosts as normalised URLs carry them: LDH labels (and "_"), IPv4, or [IPv6].
+_HOST = re.compile(r"[a-z0-9_](?:[a-z0-9_\-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_\-]*[a-z0-9_])?)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +42,8 @@ class Target:
         """Whether a normalised URL belongs to this site: the host or a subdomain, same port."""
         parts = urlsplit(url)
         host = parts.hostname or ""
+        if ":" in host:  # urlsplit drops the brackets of an IPv6 literal
+            host = f"[{host}]"
         port = str(parts.port) if parts.port is not None else ""
         if port != self.port:
             return False
@@ -53,19 +62,28 @@ def parse_target(line: str) -> Target:
     'shop.example'
     """
     text = line.strip()
+    name = repr(text if len(text) <= 100 else f"{text[:100]}...")
+    if "://" not in text and not _BARE.fullmatch(text):
+        raise ConfigError(f"domain {name}: expected a host name or an http(s) origin")
     url = text if "://" in text else f"https://{text}"
     try:
         normalized = normalize_url(url)
     except InvalidURL as exc:
-        raise ConfigError(f"domain {text!r}: {exc.reason}") from None
+        raise ConfigError(f"domain {name}: {exc.reason}") from None
     parts = urlsplit(normalized)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"domain {text!r}: expected a host name or an http(s) origin")
+        raise ConfigError(f"domain {name}: expected a host name or an http(s) origin")
     if parts.path not in ("", "/") or parts.query:
-        raise ConfigError(f"domain {text!r}: give an origin, without a path or query")
+        raise ConfigError(f"domain {name}: give an origin, without a path or query")
+    if "@" in parts.netloc:
+        raise ConfigError(f"domain {name}: an origin has no user name or password")
     port = str(parts.port) if parts.port is not None else ""
-    netloc = parts.netloc.rpartition("@")[2]
+    netloc = parts.netloc
     host = netloc.rsplit(":", 1)[0] if port else netloc
+    if not (_HOST.fullmatch(host) or host.startswith("[")):
+        raise ConfigError(f"domain {name}: {host!r} is not a host name")
+    if "%" in host:
+        raise ConfigError(f"domain {name}: an IPv6 zone id cannot be studied")
     return Target(f"{host}:{port}" if port else host, f"{parts.scheme}://{netloc}", host, port)
 
 

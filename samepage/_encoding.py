@@ -2,7 +2,8 @@
 
 Escapes are upper-cased, escapes of unreserved characters are decoded, and characters that
 may not appear raw in the component (space, controls, non-ASCII, a stray ``%``) are encoded
-from their UTF-8 bytes, as WHATWG URL does.
+from their UTF-8 bytes, as WHATWG URL does; a byte that was not UTF-8, kept by a
+``surrogateescape`` decoder, is encoded as that byte.
 """
 
 from __future__ import annotations
@@ -56,7 +57,21 @@ def _rewrite(match: re.Match[str]) -> str:
     if len(token) == 3 and token[0] == "%":
         char = chr(int(token[1:], 16))
         return char if char in _UNRESERVED else token.upper()
-    return "".join(f"%{byte:02X}" for byte in token.encode("utf-8", "surrogatepass"))
+    return "".join(f"%{byte:02X}" for byte in _utf8(token))
+
+
+def _utf8(char: str) -> bytes:
+    """The bytes ``char`` stands for: its UTF-8 form, or the raw byte a surrogate escape kept.
+
+    Input read with ``errors="surrogateescape"`` (as the CLI reads files and stdin) holds a
+    byte that is not UTF-8 as a lone surrogate U+DC80..U+DCFF: it is escaped as the byte it
+    was (``%FF``), not as the surrogate's own encoding. Other lone surrogates have no bytes
+    of their own and keep their (WTF-8) encoding.
+    """
+    try:
+        return char.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return char.encode("utf-8", "surrogatepass")
 
 
 def normalize_escapes(text: str, component: Component) -> str:

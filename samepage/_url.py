@@ -25,6 +25,8 @@ _FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
 _ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
 _NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)")
 _PATH_SAFE = PATH.safe.fullmatch
+# RFC 6874: ZoneID = 1*( unreserved / pct-encoded )
+_ZONE = re.compile(r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+")
 
 
 # (scheme, userinfo, host, port, path, raw query, fragment); a plain tuple is the cheapest
@@ -93,6 +95,11 @@ def split_url(url: str) -> Parts | None:
     )
 
 
+def _shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else f"{text[:limit]}...({len(text)} characters)"
+
+
 def _backslashes(text: str) -> str:
     head, mark, tail = text.partition("?")
     if "#" in head:
@@ -120,11 +127,12 @@ def _normalize_port(url: str, port: str, scheme: str) -> str:
     if not port:
         return ""
     if not port.isdigit() or not port.isascii():
-        raise InvalidURL(url, f"port {port!r} is not a number")
-    value = int(port)
-    if value > 65535:
-        raise InvalidURL(url, f"port {value} is out of range")
-    text = str(value)
+        raise InvalidURL(url, f"port {_shorten(port)!r} is not a number")
+    # Leading zeros are allowed (WHATWG); past five digits the number is out of range, and
+    # int() of thousands of digits would raise its own ValueError (CVE-2020-10735 limit).
+    text = port.lstrip("0") or "0"
+    if len(text) > 5 or int(text) > 65535:
+        raise InvalidURL(url, f"port {_shorten(text)} is out of range")
     return "" if text == DEFAULT_PORTS[scheme] else text
 
 
@@ -157,19 +165,33 @@ def _decode_host(host: str) -> str:
         from urllib.parse import unquote
 
         host = unquote(host, errors="strict")
-    name = host.lower()
-    if not name.isascii():
-        try:
-            name = ".".join(
-                label.encode("idna").decode("ascii") if not label.isascii() else label
-                for label in name.split(".")
-            )
-        except UnicodeError as exc:
-            raise ValueError(f"host {host!r} is not a valid IDNA name") from exc
-        name = name.lower()
+    name = host.lower() if host.isascii() else _idna(host)
     if _FORBIDDEN_HOST.search(name):
         raise ValueError(f"host {host!r} contains a character hosts may not have")
     return name
+
+
+def _idna(host: str) -> str:
+    """A non-ASCII host in punycode, by UTS 46 non-transitional processing, as browsers do.
+
+    The UTS 46 mapping (case folding, full-width forms, ignored characters) runs over the
+    whole host; deviation characters are kept, so ``faß.de`` stays ``xn--fa-hia.de`` and
+    never becomes ``fass.de`` (IDNA 2003 and transitional processing merged the two
+    domains). Each non-ASCII label must then be a valid IDNA 2008 label (code points,
+    joiner contexts, bidi rule); ASCII labels pass as browsers pass them. The ``idna``
+    package holds the Unicode tables; it is imported on the first non-ASCII host, and
+    results are cached per host by the caller.
+    """
+    import idna
+
+    try:
+        mapped = idna.uts46_remap(host, std3_rules=False)
+        return ".".join(
+            label if label.isascii() else idna.alabel(label).decode("ascii")
+            for label in mapped.split(".")
+        )
+    except UnicodeError as exc:  # idna.IDNAError and its subclasses
+        raise ValueError(f"host {_shorten(host)!r} is not a valid IDNA host: {exc}") from None
 
 
 def _ipv4(name: str) -> str:
@@ -180,18 +202,24 @@ def _ipv4(name: str) -> str:
     numbers = []
     for part in parts:
         if not _NUMBER.fullmatch(part):
-            raise ValueError(f"host {name!r} mixes an IPv4 address with a name")
+            raise ValueError(f"host {_shorten(name)!r} mixes an IPv4 address with a name")
         if part[:2] in ("0x", "0X"):
-            numbers.append(int(part[2:] or "0", 16))
+            digits, base = part[2:], 16
         elif len(part) > 1 and part.startswith("0"):
             if not all(c in "01234567" for c in part):
-                raise ValueError(f"host {name!r} has a bad octal part")
-            numbers.append(int(part, 8))
+                raise ValueError(f"host {_shorten(name)!r} has a bad octal part")
+            digits, base = part, 8
         else:
-            numbers.append(int(part))
+            digits, base = part, 10
+        # 2**32 has at most 11 significant digits in any of the bases: longer is out of
+        # range, and int() is never asked to read thousands of digits.
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > 11:
+            raise ValueError(f"IPv4 address {_shorten(name)!r} is out of range")
+        numbers.append(int(digits, base))
     *head, last = numbers
     if any(n > 255 for n in head) or last >= 256 ** (5 - len(numbers)):
-        raise ValueError(f"IPv4 address {name!r} is out of range")
+        raise ValueError(f"IPv4 address {_shorten(name)!r} is out of range")
     value = last
     for index, number in enumerate(head):
         value += number << (8 * (3 - index))
@@ -206,6 +234,8 @@ def _ipv6(literal: str) -> str:
         raise ValueError(f"bad IPv6 literal [{literal}]") from exc
     if percent:
         zone = zone[2:] if zone.startswith("25") else zone
+        if not _ZONE.fullmatch(zone):
+            raise ValueError(f"bad zone id in IPv6 literal [{_shorten(literal)}]")
         return f"[{compressed}%25{zone}]"
     return f"[{compressed}]"
 

@@ -1,13 +1,18 @@
 """The ``samepage`` command: normalize, compare, deduplicate and explain URLs.
 
 Exit status: 0 success (``same``: the URLs are the same page); 1 some input lines were bad
-(``same``: different pages); 2 usage error, unreadable file or bad learned set.
+(``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
+``explain``: an argument that is not a URL). Input is read as UTF-8; bytes that are not UTF-8
+are kept as they were (``surrogateescape``) and escaped as those bytes in keys. A reader that
+stops early (``| head``) ends the command quietly with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TextIO
@@ -29,8 +34,10 @@ examples:
 
 exit status:
   0  success; for "same", the two URLs are the same page
-  1  some input lines were not URLs (reported on stderr); for "same", different pages
-  2  usage error, unreadable input or invalid learned set
+  1  some input lines were not URLs, or their key cannot be written in the output
+     encoding (each reported on stderr); for "same", different pages
+  2  usage error, unreadable input, invalid learned set, or (same, explain) an
+     argument that is not a URL
 """
 
 
@@ -90,10 +97,38 @@ def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str]]:
     """Yield (file name, line number, stripped line) from files, streaming."""
     for name in files or ["-"]:
         if name == "-":
-            yield from _numbered("<stdin>", sys.stdin)
+            yield from _numbered("<stdin>", _stdin())
             continue
         with open(name, encoding="utf-8", errors="surrogateescape") as handle:
             yield from _numbered(name, handle)
+
+
+def _stdin() -> TextIO:
+    """Standard input, read as the files are: UTF-8, other bytes kept as they were.
+
+    Lines end as in files, at LF, CRLF or a lone CR (universal newlines), so
+    one input gives the same keys through a pipe as from a file.
+    """
+    stdin = sys.stdin
+    if stdin is None:
+        raise OSError("<stdin>: standard input is closed")
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(encoding="utf-8", errors="surrogateescape", newline=None)
+    return stdin
+
+
+def _stdout() -> TextIO:
+    """Standard output, writing bytes kept by ``surrogateescape`` back as they were."""
+    stdout = sys.stdout
+    if stdout is None:
+        raise OSError("<stdout>: standard output is closed")
+    if isinstance(stdout, io.TextIOWrapper):
+        stdout.reconfigure(errors="surrogateescape")
+    return stdout
+
+
+def _unwritable(exc: UnicodeEncodeError) -> str:
+    return f"cannot be written in the output encoding {exc.encoding!r}"
 
 
 def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:
@@ -115,12 +150,17 @@ def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, st
 
 def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     status = EXIT_OK
-    write = sys.stdout.write
-    for _, key in _keys(norm, args.files):
+    write = _stdout().write
+    for url, key in _keys(norm, args.files):
         if key is None:
             status = EXIT_PARTIAL
-        else:
+            continue
+        try:
             write(key + "\n")
+        except UnicodeEncodeError as exc:
+            # Nothing of the line was written: it is reported like a line that is not a URL.
+            print(f"samepage: key of {url!r} {_unwritable(exc)}", file=sys.stderr)
+            status = EXIT_PARTIAL
     return status
 
 
@@ -134,41 +174,47 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
             groups.setdefault(key, []).append(url)
     # Largest groups first; ties keep first-seen order (dicts keep insertion order).
     ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    write = _stdout().write
     for key, urls in ordered:
         if args.format == "jsonl":
-            print(json.dumps({"key": key, "count": len(urls), "urls": urls}, ensure_ascii=False))
+            line = json.dumps({"key": key, "count": len(urls), "urls": urls}, ensure_ascii=False)
         else:
-            print(f"{len(urls)}\t{key}\t{urls[0]}")
+            line = f"{len(urls)}\t{key}\t{urls[0]}"
+        try:
+            write(line + "\n")
+        except UnicodeEncodeError as exc:
+            print(f"samepage: group of {key!r} {_unwritable(exc)}", file=sys.stderr)
+            status = EXIT_PARTIAL
     return status
 
 
 def _run_same(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     key_a, key_b = norm.normalize(args.a), norm.normalize(args.b)
     if not args.quiet:
-        print(key_a)
-        print(key_b)
-        print("same page" if key_a == key_b else "different pages")
+        verdict = "same page" if key_a == key_b else "different pages"
+        _stdout().write(f"{key_a}\n{key_b}\n{verdict}\n")
     return EXIT_OK if key_a == key_b else EXIT_PARTIAL
 
 
 def _run_explain(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     trace = norm.explain(args.url)
     if args.json:
-        print(json.dumps(trace.to_json(), indent=2, ensure_ascii=False))
+        _stdout().write(json.dumps(trace.to_json(), indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
-    print(f"url:     {trace.url}")
+    lines = [f"url:     {trace.url}"]
     if trace.learned_domain:
-        print(f"learned: {trace.learned_domain} (pattern {trace.pattern!r})")
+        lines.append(f"learned: {trace.learned_domain} (pattern {trace.pattern!r})")
     for step in trace.rewrites:
-        print(f"  rewrite  [{step.rule}]  {step.after}  ({step.source})")
+        lines.append(f"  rewrite  [{step.rule}]  {step.after}  ({step.source})")
     for p in trace.params:
         action = "keep" if p.kept else "drop"
         value = f"={p.value}" if p.value else ""
         source = f"  ({p.source})" if p.source else ""
-        print(f"  {action}  {p.name}{value}  [{p.layer}: {p.rule}]{source}")
+        lines.append(f"  {action}  {p.name}{value}  [{p.layer}: {p.rule}]{source}")
     if not trace.params:
-        print("  (no query parameters)")
-    print(f"result:  {trace.result}")
+        lines.append("  (no query parameters)")
+    lines.append(f"result:  {trace.result}")
+    _stdout().write("\n".join(lines) + "\n")
     return EXIT_OK
 
 
@@ -185,17 +231,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         norm = MIQPSNormalizer(learned=args.learned, learned_fallback=args.learned_fallback)
-        return _COMMANDS[args.command](norm, args)
+        status = _COMMANDS[args.command](norm, args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
     except (LearnedFormatError, InvalidURL) as exc:
         print(f"samepage: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except UnicodeEncodeError as exc:  # same, explain: all of the answer or none of it
+        print(f"samepage: the answer {_unwritable(exc)}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
+        # The reader stopped (``| head``): end quietly, as Unix tools do.
+        _discard_stdout()
         return EXIT_OK
     except OSError as exc:
         print(f"samepage: {exc}", file=sys.stderr)
+        _discard_stdout()
         return EXIT_USAGE
     except KeyboardInterrupt:
+        _discard_stdout()
         return 130
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

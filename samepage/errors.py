@@ -11,6 +11,8 @@ from __future__ import annotations
 
 __all__ = ["InvalidURL", "LearnedFormatError", "SamepageError"]
 
+_SHOWN = 200  # the most characters of a URL an error message repeats
+
 
 class SamepageError(Exception):
     """Base class of every error samepage raises on purpose."""
@@ -25,7 +27,8 @@ class InvalidURL(SamepageError, ValueError):
     """
 
     def __init__(self, url: str, reason: str) -> None:
-        super().__init__(f"invalid URL {url!r}: {reason}")
+        shown = repr(url) if len(url) <= _SHOWN else f"{url[:_SHOWN]!r}...({len(url)} characters)"
+        super().__init__(f"invalid URL {shown}: {reason}")
         self.url = url
         self.reason = reason
 

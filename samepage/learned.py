@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Union
 
+from samepage import _url
+from samepage._files import write_text_atomic
 from samepage._hosts import lookup_host
 from samepage.errors import LearnedFormatError
 
@@ -27,6 +28,7 @@ __all__ = [
     "PatternEntry",
     "dump_learned",
     "load_learned",
+    "parse_json",
     "pattern_names",
 ]
 
@@ -190,11 +192,7 @@ def load_learned(source: LearnedSource) -> LearnedSet:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise LearnedFormatError(f"{path}: cannot read learned set: {exc}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LearnedFormatError(f"{path}: not valid JSON: {exc}") from exc
-        return LearnedSet.from_json(data, origin=str(path))
+        return LearnedSet.from_json(parse_json(text, str(path)), origin=str(path))
     if isinstance(source, Mapping):
         if "format" in source:
             return LearnedSet.from_json(source)
@@ -207,45 +205,95 @@ def load_learned(source: LearnedSource) -> LearnedSet:
 def dump_learned(learned: LearnedSet, path: str | os.PathLike[str]) -> Path:
     """Write ``learned`` as JSON (sorted keys) atomically: a temp file renamed into place.
 
+    A replaced file keeps its mode; a new one gets the umask's (as ``open()`` would).
+
     Raises:
         LearnedFormatError: for a simple-form set, which has no file format.
         OSError: when the folder cannot be written.
     """
     if any(d.content is not None for d in learned.domains.values()):
         raise LearnedFormatError("a simple-form learned set cannot be written as format 1")
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_text_atomic(path, text)
 
 
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse a JSON document strictly: no duplicate keys, no NaN, bounded nesting.
+
+    JSON allows an object to repeat a key and parsers silently keep the last one; in a
+    learned set that hides a verdict, so it is refused.
+
+    Raises:
+        LearnedFormatError: naming ``where`` and the problem.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _DuplicateKey as exc:
+        raise LearnedFormatError(f"{where}: duplicate key {exc.key!r} in one object") from None
+    except RecursionError:
+        raise LearnedFormatError(f"{where}: not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of thousands of digits
+        raise LearnedFormatError(f"{where}: not valid JSON: {exc}") from None
+
+
 def _host_key(key: str, where: str) -> str:
-    host, _, port = key.rpartition(":") if ":" in key and not key.endswith("]") else (key, "", "")
-    if (
-        not host
-        or host != host.lower()
-        or not host.isascii()
-        or "/" in host
-        or host.startswith(".")
-        or host.endswith(".")
-        or (port and not port.isdigit())
-    ):
+    """Check that ``key`` (``host`` or ``host:port``) is written as URLs carry it.
+
+    A key in any other spelling (upper case, Unicode, a trailing dot, ``0x7f.1``, a port
+    with leading zeros) could never match a normalised URL: it is refused, not ignored.
+    """
+    if key.startswith("["):
+        end = key.find("]") + 1
+        host, rest = (key[:end], key[end:]) if end else (key, "")
+        sep, port = rest[:1], rest[1:]
+        bad_tail = bool(rest) and sep != ":"
+    else:
+        host, sep, port = key.partition(":")
+        bad_tail = False
+    try:
+        canonical = _url._normalize_host(host) if host and not bad_tail else None
+    except ValueError:
+        canonical = None
+    port_ok = not sep or (
+        port.isascii()
+        and port.isdigit()
+        and len(port) <= 5
+        and str(int(port)) == port
+        and int(port) <= 65535
+    )
+    if canonical is None or not port_ok:
         raise LearnedFormatError(
-            f"{where}: domain key {key!r} must be a lower-case IDNA host name, optionally host:port"
+            f"{where}: domain key {key!r} must be a lower-case IDNA host name, optionally "
+            "host:port (a port from 0 to 65535, no leading zeros)"
+        )
+    if canonical != host:
+        raise LearnedFormatError(
+            f"{where}: domain key {key!r} can never match: URLs carry this host as {canonical!r}"
         )
     return key
 
@@ -273,7 +321,8 @@ class _Reader:
         doc = self.mapping(data, "document")
         if doc.get("format") != FORMAT:
             raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
-        if doc.get("version") != VERSION:
+        version = doc.get("version")
+        if type(version) is not int or version != VERSION:
             raise self.fail(
                 "version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})"
             )

@@ -185,6 +185,74 @@ addEventListener('load', () => {{
         )
         return Response(body=_page("Clock", "<p id=now></p><p id=timer>waiting</p>" + script))
 
+    @site.route("/late")
+    def late(request: Request) -> Response:
+        # Server-side-rendered data inline, drawn only after a delay: no request at all.
+        name = request.params.get("name", DEFAULT_NAME)
+        delay = int(request.params.get("delay", "1500"))
+        data = json.dumps({"name": name}).replace("<", "\\u003c")
+        script = (
+            f"<script id=data type=application/json>{data}</script><script>"
+            "addEventListener('load', () => setTimeout(() => {"
+            " const d = JSON.parse(document.getElementById('data').textContent);"
+            " document.getElementById('app').innerHTML = '<h1></h1>';"
+            f" document.querySelector('#app h1').textContent = d.name; }}, {delay}));</script>"
+        )
+        return Response(body=_page("Late", "<main id=app>Skeleton</main>" + script))
+
+    @site.route("/timer-fetch")
+    def timer_fetch(request: Request) -> Response:
+        # A timer, then a request, then the content.
+        name = json.dumps(request.params.get("name", DEFAULT_NAME))
+        script = (
+            "<script>setTimeout(() => fetch('/api/product?name=' + encodeURIComponent("
+            f"{name})).then(r => r.json()).then(p => {{"
+            " document.getElementById('app').textContent = p.name; }), 1200);</script>"
+        )
+        return Response(body=_page("Timer", "<main id=app>Skeleton</main>" + script))
+
+    @site.route("/lazy")
+    def lazy(request: Request) -> Response:
+        # Comments are fetched only once their section scrolls into view.
+        page = json.dumps(request.params.get("cpage", "1"))
+        script = (
+            "<script>new IntersectionObserver((entries, observer) => {"
+            " if (!entries.some((e) => e.isIntersecting)) return; observer.disconnect();"
+            f" fetch('/api/comments?page=' + {page}).then(r => r.json()).then(list => {{"
+            " document.getElementById('comments').textContent = list.join(' | '); });"
+            "}).observe(document.getElementById('comments'));</script>"
+        )
+        body = (
+            "<main><h1>Lazy lamp</h1><div style='height:1600px'>Specifications</div>"
+            "<section id=comments style='min-height:40px'>Comments load here</section>"
+            f"</main>{script}"
+        )
+        return Response(body=_page("Lazy", body))
+
+    @site.route("/api/comments")
+    def api_comments(request: Request) -> Response:
+        page = request.params.get("page", "1")
+        data = [f"Comment {page}.{n}" for n in range(1, 4)]
+        return Response(body=json.dumps(data), content_type="application/json")
+
+    @site.route("/ticking")
+    def ticking(request: Request) -> Response:
+        # Changes forever: an interval clock, a self-re-arming timer and an animation loop.
+        script = (
+            "<script>let n = 0, m = 0, k = 0;"
+            "setInterval(() => { document.getElementById('a').textContent = 'tick ' + (++n); },"
+            " 200);"
+            "function again() { document.getElementById('b').textContent = 'step ' + (++m);"
+            " setTimeout(again, 150); } setTimeout(again, 150);"
+            "function spin() { document.getElementById('c').style.width = (++k % 300) + 'px';"
+            " requestAnimationFrame(spin); } requestAnimationFrame(spin);</script>"
+        )
+        body = (
+            "<main><h1>Always moving</h1><p id=a></p><p id=b></p>"
+            "<div id=c style='height:10px;background:#a11'></div></main>" + script
+        )
+        return Response(body=_page("Ticking", body))
+
     @site.route("/item")
     def item(request: Request) -> Response:
         # Without its id the item page is a 404: removing "id" changes the status.

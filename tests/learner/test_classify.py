@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from learner.classify import PairOutcome, classify_pattern
+from learner.classify import classify_pattern
 from learner.config import LearnerConfig
+from learner.model import PairOutcome
 from learner.sampling import PatternGroup, param_values
 
 Site = Callable[[str], str | None]

@@ -81,3 +81,68 @@ def test_domains_file(tmp_path: Path) -> None:
         read_targets(path)
     with pytest.raises(ConfigError, match=re.escape("missing.txt")):
         read_targets(tmp_path / "missing.txt")
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"samples": "8"}, "samples: expected an integer, got '8'"),
+        ({"samples": True}, "samples: expected an integer, got True"),
+        ({"samples": 8.0}, "samples: expected an integer, got 8.0"),
+        ({"delay_s": "1"}, "delay_s: expected a number, got '1'"),
+        ({"delay_s": float("inf")}, "delay_s: must be a finite number, not inf"),
+        ({"delay_s": 1e9}, "delay_s: must be in"),
+        ({"jitter_s": float("nan")}, "jitter_s: must be a finite number"),
+        ({"threshold": float("nan")}, "threshold: must be a finite number"),
+        ({"domain_timeout_s": float("inf")}, "domain_timeout_s: must be a finite number"),
+        ({"render": {"page_timeout_s": float("inf")}}, "page_timeout_s: must be a finite"),
+        ({"render": {"page_timeout_s": 1e12}}, "page_timeout_s: must be in"),
+        ({"render": {"locale": 5}}, "locale: expected a string, got 5"),
+        ({"render": 3}, "render: expected a table of settings"),
+    ],
+)
+def test_config_type_and_range_errors_name_the_field(
+    values: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        build_config(values, {})
+
+
+def test_integers_are_accepted_for_seconds() -> None:
+    assert build_config({"delay_s": 2, "render": {"page_timeout_s": 30}}, {}).delay_s == 2
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("mailto:a@host", "expected a host name or an http(s) origin"),
+        ("!!!", "expected a host name or an http(s) origin"),
+        ("https://!!!", "'!!!' is not a host name"),
+        ("a.example/path", "expected a host name or an http(s) origin"),
+        ("http://user:pw@a.example", "no user name or password"),
+        ("ftp://a.example", "expected a host name or an http(s) origin"),
+        ("a.example:" + "9" * 5000, "out of range"),
+        ("http://" + "1" * 5000, "out of range"),
+        ("http://[fe80::1%25eth0]", "zone id"),
+    ],
+)
+def test_odd_domain_lines_are_refused(line: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)) as caught:
+        parse_target(line)
+    assert len(str(caught.value)) < 300
+
+
+def test_bad_domain_lines_are_named_by_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "domains.txt"
+    path.write_text("example.com\nmailto:a@host\n")
+    with pytest.raises(ConfigError, match=r"domains.txt:2: domain 'mailto:a@host'"):
+        read_targets(path)
+
+
+def test_an_ipv6_origin_covers_its_urls() -> None:
+    target = parse_target("http://[::1]:8080")
+    assert (target.key, target.origin, target.host) == ("[::1]:8080", "http://[::1]:8080", "[::1]")
+    assert target.covers("http://[::1]:8080/p?id=1")
+    assert not target.covers("http://[::2]:8080/p")
+    assert not target.covers("http://[::1]/p")
+    assert parse_target("[::1]").covers("https://[::1]/")

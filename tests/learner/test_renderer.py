@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 
 import pytest
@@ -11,7 +12,7 @@ from PIL import Image
 from learner.browser import BrowserChoice
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
-from learner.errors import NavigationFailed, RenderTimeout
+from learner.errors import NavigationFailed, RenderCause, RenderTimeout
 from learner.renderer import Renderer, Rendering
 from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
 
@@ -124,16 +125,62 @@ async def test_popups_are_closed(renderer: Renderer) -> None:
     assert rendering.final_url == f"{HOSTILE}/popup"
 
 
-@pytest.mark.parametrize("path", ["/never", "/busy"])
-async def test_stalling_pages_time_out_and_the_browser_stays_usable(
-    renderer: Renderer, render_settings: RenderSettings, path: str
+async def test_a_stalled_resource_leaves_the_page_unsettled_and_the_browser_usable(
+    renderer: Renderer, render_settings: RenderSettings
 ) -> None:
-    with pytest.raises(RenderTimeout) as caught:
-        await renderer.render(HOSTILE + path)
-    assert caught.value.url == HOSTILE + path
-    assert f"not settled within {render_settings.page_timeout_s:g} s" in caught.value.reason
+    # An image that never finishes: captured after network_idle_max_s, marked unsettled.
+    rendering = await renderer.render(f"{HOSTILE}/never")
+    assert rendering.settled is False
+    assert rendering.unsettled.startswith("requests still in flight: 1 request(s) in flight")
+    assert rendering.text == "Loading forever"
     after = await renderer.render(f"{HOSTILE}/plain")
-    assert after.text == "Still here"
+    assert after.text == "Still here" and after.settled is True
+
+
+async def test_a_busy_main_thread_fails_fast_not_at_the_page_timeout(
+    browser_choice: BrowserChoice, render_server: SiteServer, render_settings: RenderSettings
+) -> None:
+    # The page timeout is far longer than the test's own bound: only busy detection ends it.
+    settings = dataclasses.replace(render_settings, page_timeout_s=120.0, busy_limit_s=2.0)
+    async with Renderer(
+        settings, executable=browser_choice.executable, resolve=render_server.resolve()
+    ) as own:
+        async with asyncio.timeout(60):
+            with pytest.raises(RenderTimeout) as caught:
+                await own.render(f"{HOSTILE}/busy")
+    assert caught.value.cause is RenderCause.BUSY
+    assert caught.value.reason.startswith("main thread busy: no answer within")
+
+
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        # Inline data drawn 1.5 s and 2.5 s after load, with no request at all.
+        ("/late?name=Late+Lamp&delay=1500", "Late Lamp"),
+        ("/late?name=Later+Lamp&delay=2500", "Later Lamp"),
+        # A timer, then a request, then the content.
+        ("/timer-fetch?name=Timed+Lamp", "Timed Lamp"),
+        # Comments fetched only when their section, 1600 px down, scrolls into view.
+        ("/lazy?cpage=3", "Comment 3.1 | Comment 3.2 | Comment 3.3"),
+    ],
+)
+async def test_late_and_lazy_content_is_waited_for(
+    renderer: Renderer, path: str, expected: str
+) -> None:
+    rendering = await renderer.render(SHOP + path)
+    assert rendering.settled is True, rendering.unsettled
+    assert expected in rendering.text
+    assert "Skeleton" not in rendering.text and "Comments load here" not in rendering.text
+
+
+async def test_a_page_that_changes_forever_settles_with_its_changes_as_noise(
+    renderer: Renderer,
+) -> None:
+    # An interval clock, a self-re-arming timer and an animation loop never stop.
+    rendering = await renderer.render(f"{SHOP}/ticking")
+    assert rendering.settled is True, rendering.unsettled
+    assert rendering.text.startswith("Always moving")
+    assert rendering.readiness["noise"] > 0
 
 
 async def test_huge_page_is_capped(renderer: Renderer, render_settings: RenderSettings) -> None:
@@ -180,24 +227,63 @@ _BELOW_THE_FOLD = """<!doctype html><title>Moving</title><body style="margin:0">
 <p>Still text</p><div style="height:1500px"></div><div id="box" style="height:80px"></div>
 <script>
 let n = 0;
-function tick() { n += 1; box.style.background = `hsl(${n % 360}, 80%, 50%)`;
-                  requestAnimationFrame(tick); }
-requestAnimationFrame(tick);
+function work() { n += 1; box.style.background = `hsl(${n % 360}, 80%, 50%)`;
+                  setTimeout(work, 10); }
+setTimeout(work, 10);
 </script></body>"""
 
 
 async def test_changes_below_the_first_screen_keep_a_page_unsettled(
     browser_choice: BrowserChoice, render_settings: RenderSettings
 ) -> None:
-    # Settling probes a screenshot of the first screen only; the DOM digest must still see a
-    # block that keeps changing 1500 px down, with the text unchanged.
+    # Short timer chains are work, not a clock: a block 1500 px down that a 10 ms chain
+    # keeps changing, with the text unchanged, never lets the page be ready.
     site = Site("moving.test")
     site.routes["/"] = lambda request: Response(body=_BELOW_THE_FOLD)
+    settings = dataclasses.replace(render_settings, page_timeout_s=2.0)
     with SiteServer([site]) as server:
         async with Renderer(
-            render_settings, executable=browser_choice.executable, resolve=server.resolve()
+            settings, executable=browser_choice.executable, resolve=server.resolve()
         ) as own:
             rendering = await own.render("http://moving.test/")
     assert rendering.settled is False
+    assert rendering.unsettled.startswith("not ready within the page time")
     assert rendering.text == "Still text"
     assert _size(rendering)[1] > render_settings.viewport_height
+
+
+def _huge_site() -> Site:
+    # About 30 MB of HTML: parsing and laying it out takes a renderer to hundreds of MB.
+    row = "<div><span>Row {}</span> <b>cell</b> <i>more</i></div>"
+    rows = "".join(row.format(i) for i in range(450_000))
+    body = f"<!doctype html><title>Huge</title><body>{rows}</body>"
+    site = Site("huge.test")
+    site.routes["/a"] = lambda request: Response(body=body)
+    site.routes["/b"] = lambda request: Response(body=body)
+    site.routes["/small"] = lambda request: Response(body="<h1>Small</h1>")
+    return site
+
+
+async def test_renderers_past_the_memory_cap_are_killed_and_their_pages_fail(
+    browser_choice: BrowserChoice, render_settings: RenderSettings
+) -> None:
+    # Busy detection and the page time are out of reach: only the memory cap ends the renders.
+    settings = dataclasses.replace(
+        render_settings, page_timeout_s=120.0, busy_limit_s=120.0, max_renderer_mb=300
+    )
+    with SiteServer([_huge_site()]) as server:
+        async with Renderer(
+            settings, executable=browser_choice.executable, resolve=server.resolve()
+        ) as own:
+            async with asyncio.timeout(100):
+                results = await asyncio.gather(
+                    own.render("http://huge.test/a"),
+                    own.render("http://huge.test/b"),
+                    return_exceptions=True,
+                )
+            after = await own.render("http://huge.test/small")
+    for result in results:
+        assert isinstance(result, RenderTimeout), result
+        assert result.cause is RenderCause.MEMORY
+        assert result.reason == "the page passed the memory cap of 300 MB"
+    assert after.text == "Small"

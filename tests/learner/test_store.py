@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from learner.classify import PairOutcome
+from learner.errors import ConfigError
+from learner.model import PairOutcome
 from learner.store import RunStore
 
 
@@ -45,3 +47,79 @@ async def test_a_store_is_entered_once(tmp_path: Path) -> None:
     async with store:
         with pytest.raises(RuntimeError, match="once"):
             await store.__aenter__()
+
+
+def _store(folder: Path) -> RunStore:
+    return RunStore(folder, scope="s", evidence_budget_bytes=0)
+
+
+def _outcome(n: int) -> PairOutcome:
+    return PairOutcome(f"https://a/?x={n}", "https://a/", "changed")
+
+
+async def _resumes(folder: Path, count: int) -> None:
+    """A run resumes ``count`` records, adds one, and the next run resumes both."""
+    async with _store(folder) as store:
+        assert store.resumed == count
+        store.record(_outcome(99))
+    async with _store(folder) as later:
+        assert later.resumed == count + 1
+
+
+async def test_a_torn_last_line_is_dropped_and_later_records_survive(tmp_path: Path) -> None:
+    async with _store(tmp_path) as store:
+        store.record(_outcome(1))
+    with open(store.checkpoint_path, "ab") as handle:
+        handle.write(b'{"scope": "s", "pair": {"original": "https://a/?x=\xc3')  # killed mid-write
+    async with _store(tmp_path) as again:
+        assert again.resumed == 1
+        again.record(_outcome(2))
+    assert store.checkpoint_path.read_bytes().count(b"\n") == 2
+    for _ in range(2):  # and on every later resume
+        async with _store(tmp_path) as later:
+            assert later.resumed == 2
+            assert later.finished("https://a/?x=2", "https://a/") is not None
+
+
+async def test_a_complete_last_record_without_its_newline_is_kept(tmp_path: Path) -> None:
+    async with _store(tmp_path) as store:
+        store.record(_outcome(1))
+    text = store.checkpoint_path.read_bytes()
+    store.checkpoint_path.write_bytes(text.rstrip(b"\n"))
+    await _resumes(tmp_path, 1)
+
+
+async def test_hostile_checkpoint_lines_are_skipped(tmp_path: Path) -> None:
+    lines = [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"scope": "s", "pair": ' + b"9" * 5000 + b"}",
+        b'{"scope": "s", "pair": []}',
+        b"\xff\xfe",
+    ]
+    (tmp_path / "checkpoint.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    await _resumes(tmp_path, 0)
+
+
+async def test_a_second_run_on_the_folder_is_refused(tmp_path: Path) -> None:
+    async with _store(tmp_path):
+        with pytest.raises(
+            ConfigError, match=f"in use by another learner run \\(pid {os.getpid()}\\)"
+        ):
+            async with _store(tmp_path):
+                pass
+    async with _store(tmp_path):
+        pass  # released when the first run ended
+
+
+async def test_run_files_follow_the_umask_and_keep_a_replaced_mode(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        async with _store(tmp_path) as store:
+            store.write_stats({"renders": 1})
+            (tmp_path / "run.json").write_text("{}")
+            (tmp_path / "run.json").chmod(0o640)
+            store.write_run({"config": {}})
+    finally:
+        os.umask(old)
+    assert (tmp_path / "stats.json").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "run.json").stat().st_mode & 0o777 == 0o640

@@ -1,7 +1,14 @@
-"""Browser fixtures: one Chromium per test run, reached through a local virtual-host server."""
+"""Browser fixtures: one Chromium per test run, reached through a local virtual-host server.
+
+Without a Chromium the browser tests skip, except under CI (the ``CI`` environment
+variable), where a missing browser fails them and a skipped browser test fails the run; the
+run ends with a line saying how many browser tests ran.
+"""
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -25,13 +32,46 @@ TEST_SETTINGS = RenderSettings(
 )
 
 
+_BROWSER_TESTS: Counter[str] = Counter()
+
+
+def _under_ci() -> bool:
+    return bool(os.environ.get("CI"))
+
+
 @pytest.fixture(scope="session")
 def browser_choice() -> BrowserChoice:
-    """The Chromium the tests drive; the tests that need one skip when there is none."""
+    """The Chromium the tests drive; without one they skip, or fail under CI."""
     try:
         return find_browser()
     except BrowserNotFound as exc:
+        if _under_ci():
+            pytest.fail(f"CI needs a Chromium for the browser tests: {exc}")
         pytest.skip(f"no Chromium to drive: {exc}")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count the browser tests by outcome (a failed set-up counts as the test's outcome)."""
+    if "browser" not in report.keywords:
+        return
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        _BROWSER_TESTS[report.outcome] += 1
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many browser tests ran; under CI, a skipped one fails the run."""
+    ran = _BROWSER_TESTS["passed"] + _BROWSER_TESTS["failed"]
+    terminalreporter.write_line(
+        f"browser tests ran: {ran} (passed {_BROWSER_TESTS['passed']}, "
+        f"failed {_BROWSER_TESTS['failed']}, skipped {_BROWSER_TESTS['skipped']})"
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Under CI, browser tests that skipped make the run fail."""
+    if _under_ci() and _BROWSER_TESTS["skipped"] and exitstatus == 0:
+        session.exitstatus = 1
 
 
 @pytest.fixture(scope="session")

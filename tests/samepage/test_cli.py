@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,86 @@ def test_help_and_version() -> None:
     assert "exit status:" in help_text and "examples:" in help_text
     assert run("--version").stdout.startswith("samepage ")
     assert run().returncode == 2
+
+
+def run_bytes(
+    *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "samepage", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_huge_port_is_a_bad_line_and_the_rest_goes_on() -> None:
+    result = run("normalize", stdin=f"http://a.example:{'9' * 5000}/\nhttps://b.example/\n")
+    assert result.returncode == 1
+    assert result.stdout == "https://b.example/\n"
+    assert "<stdin>:1: invalid URL" in result.stderr and "out of range" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("bad", [f"http://a.example:{'9' * 5000}/", "http://a.example:²/", "x"])
+def test_same_with_an_invalid_url_exits_2_not_1(bad: str) -> None:
+    result = run("same", bad, "https://a.example/")
+    assert result.returncode == 2
+    assert result.stderr.startswith("samepage: invalid URL") and "Traceback" not in result.stderr
+
+
+def test_invalid_utf8_on_stdin_is_kept_as_the_bytes_it_was() -> None:
+    result = run_bytes(
+        "normalize", stdin=b"https://a.example/\xff\xfe?q=\xe9\nhttps://b.example/\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"https://a.example/%FF%FE?q=%E9\nhttps://b.example/\n"
+
+
+def test_a_non_http_line_comes_back_byte_for_byte() -> None:
+    result = run_bytes("normalize", stdin=b"mailto:\xff@a.example\n")
+    assert result.returncode == 0 and result.stdout == b"mailto:\xff@a.example\n"
+
+
+def test_unencodable_output_is_reported_per_line() -> None:
+    stdin = "mailto:é@a.example\nhttps://a.example/é\n".encode()
+    result = run_bytes("normalize", stdin=stdin, env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 1
+    assert result.stdout == b"https://a.example/%C3%A9\n"
+    assert b"cannot be written in the output encoding 'ascii'" in result.stderr
+    assert b"Traceback" not in result.stderr
+
+
+def test_unencodable_answer_of_explain_exits_2() -> None:
+    result = run_bytes("explain", "mailto:é@a.example", env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 2 and result.stdout == b""
+    assert b"cannot be written in the output encoding 'ascii'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "redirect, message",
+    [("<&-", "<stdin>: standard input is closed"), (">&-", "<stdout>: standard output is closed")],
+)
+def test_closed_stdin_or_stdout_is_a_usage_error(redirect: str, message: str) -> None:
+    script = f'echo https://a.example/ | "$0" -m samepage normalize {redirect}'
+    result = subprocess.run(
+        ["sh", "-c", script, sys.executable], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"samepage: {message}\n"
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text("".join(f"https://a.example/p?id={i}\n" for i in range(200_000)))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "samepage", "normalize", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"https://a.example/p?id=0\n"
+    proc.stdout.close()  # as `| head -1` does
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,7 @@ SHOP = ["domains", "shop.example", "patterns", "color&id&sessionid"]
         (_broken(["format"], "other"), "unknown format 'other'"),
         (_broken(["version"], 2), "unknown version 2"),
         (_broken(["domains"], KeyError), "domains: expected an object"),
-        (_broken(["domains", "Shop.Example"], {"patterns": {}}), "must be a lower-case"),
+        (_broken(["domains", "Shop.Example"], {"patterns": {}}), "can never match.*shop.example"),
         (
             _broken([*SHOP, "params", "id", "verdict"], "maybe"),
             "expected 'neutral' or 'non-neutral'",
@@ -249,3 +250,96 @@ def test_bad_simple_form_is_refused(simple: Any, message: str) -> None:
 def test_simple_form_cannot_be_written(tmp_path: Path) -> None:
     with pytest.raises(LearnedFormatError, match="simple-form"):
         dump_learned(load_learned({"a.example": {"id"}}), tmp_path / "x.json")
+
+
+_HEAD = '{"format": "samepage.learned", "version": 1, '
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (_HEAD + '"version": 1, "domains": {}}', "duplicate key 'version'"),
+        (
+            _HEAD + '"domains": {"a.example": {"patterns": {}}, "a.example": {"patterns": {}}}}',
+            "duplicate key 'a.example'",
+        ),
+        (
+            _HEAD + '"domains": {"a.example": {"patterns": {"id": {"params": {'
+            '"id": {"verdict": "non-neutral"}, "id": {"verdict": "neutral"}}}}}}}',
+            "duplicate key 'id'",
+        ),
+        ('{"format": "samepage.learned", "version": true, "domains": {}}', "unknown version True"),
+        ('{"format": "samepage.learned", "version": 1.0, "domains": {}}', "unknown version 1.0"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        (_HEAD + '"domains": {}, "x": ' + "9" * 5000 + "}", "not valid JSON"),
+        (_HEAD + '"domains": {}, "x": NaN}', "NaN is not a JSON number"),
+    ],
+)
+def test_hostile_files_are_refused_with_a_clear_error(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "learned.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LearnedFormatError, match=message) as caught:
+        load_learned(path)
+    assert str(caught.value).startswith(str(path))
+
+
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        ("bücher.example", "can never match.*'xn--bcher-kva.example'"),
+        ("example.com.", "can never match.*'example.com'"),
+        ("0x7f.1", "can never match.*'127.0.0.1'"),
+        ("[::0001]", r"can never match.*'\[::1\]'"),
+        ("a.example:0080", "no leading zeros"),
+        ("a.example:65536", "no leading zeros"),
+        ("a.example:", "lower-case IDNA"),
+        ("a.example:" + "9" * 5000, "lower-case IDNA"),
+        ("[fe80::1%25a<b]", "lower-case IDNA"),
+        ("[fe80::1%25a b]", "lower-case IDNA"),
+        ("[::1]x", "lower-case IDNA"),
+        ("a b.example", "lower-case IDNA"),
+        ("user@a.example", "lower-case IDNA"),
+        ("a..example", "lower-case IDNA"),
+    ],
+)
+def test_host_keys_that_can_never_match_are_refused(key: str, message: str) -> None:
+    doc = {"format": "samepage.learned", "version": 1, "domains": {key: {"patterns": {}}}}
+    with pytest.raises(LearnedFormatError, match=message):
+        load_learned(doc)
+
+
+@pytest.mark.parametrize(
+    "key", ["a.example", "a.example:8080", "127.0.0.1:81", "[::1]", "[::1]:81", "[fe80::1%25eth0]"]
+)
+def test_host_keys_in_url_form_are_accepted(key: str) -> None:
+    doc = {"format": "samepage.learned", "version": 1, "domains": {key: {"patterns": {}}}}
+    assert set(load_learned(doc).domains) == {key}
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_dump_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "learned.json"
+    target.write_text("{}", encoding="utf-8")
+    target.chmod(0o644)
+    dump_learned(load_learned(DOC), target)
+    assert _mode(target) == 0o644
+    target.chmod(0o640)
+    dump_learned(load_learned(DOC), target)
+    assert _mode(target) == 0o640
+    assert load_learned(target).domains.keys() == load_learned(DOC).domains.keys()
+
+
+@pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_dump_follows_the_umask_for_a_new_file(tmp_path: Path, umask: int, expected: int) -> None:
+    old = os.umask(umask)
+    try:
+        dump_learned(load_learned(DOC), tmp_path / "new" / "learned.json")
+    finally:
+        os.umask(old)
+    assert _mode(tmp_path / "new" / "learned.json") == expected
+    assert [p.name for p in (tmp_path / "new").iterdir()] == ["learned.json"]  # no temp left

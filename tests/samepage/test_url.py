@@ -110,3 +110,106 @@ def test_invalid_urls_raise_invalid_url(url: str, reason: str) -> None:
 def test_non_string_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         normalize_url(b"https://example.com/")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "url, reason",
+    [
+        # int() refuses more than 4300 digits with its own ValueError: never let it through.
+        ("http://a.example:" + "9" * 5000 + "/", "out of range"),
+        ("http://a.example:" + "0" * 5000 + "65536/", "out of range"),
+        ("http://" + "1" * 5000 + "/", "out of range"),
+        ("http://1." + "7" * 5000 + "/", "out of range"),
+        ("http://0x" + "f" * 5000 + "/", "out of range"),
+        ("http://0" + "7" * 5000 + "/", "out of range"),
+        ("http://a.example:²/", "not a number"),
+    ],
+)
+def test_huge_numbers_are_invalid_urls(url: str, reason: str) -> None:
+    with pytest.raises(InvalidURL, match=reason) as caught:
+        normalize_url(url)
+    assert len(str(caught.value)) < 400  # one readable line, not the whole number twice
+
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("http://a.example:" + "0" * 5000 + "8080/", "http://a.example:8080/"),
+        ("http://0x" + "0" * 5000 + "7f.1/", "http://127.0.0.1/"),
+        ("http://" + "0" * 5000 + "1.2.3.4/", "http://1.2.3.4/"),
+    ],
+)
+def test_leading_zeros_do_not_count_as_digits(url: str, expected: str) -> None:
+    assert normalize_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    "host, expected",
+    [
+        # UTS 46 non-transitional, as browsers do: the deviation characters stay.
+        ("faß.de", "xn--fa-hia.de"),
+        ("FASS.de", "fass.de"),
+        ("βόλος.com", "xn--nxasmm1c.com"),  # final sigma kept
+        ("ΒΌΛΟΣ.com", "xn--nxasmq6b.com"),  # capital sigma maps to small sigma, as in browsers
+        ("\u0915\u094d\u200d\u0937.in", "xn--11b2ezcw70k.in"),  # ZWJ after a virama
+        ("\u0915\u094d\u200c\u0937.in", "xn--11b2ezcs70k.in"),  # ZWNJ after a virama
+        ("\u0915\u094d\u0937.in", "xn--11b2ezc.in"),  # without the joiner: another name
+        # the mapping: case, full-width forms and dots, ignored characters
+        ("BÜCHER.example", "xn--bcher-kva.example"),
+        ("b\u00adücher.example", "xn--bcher-kva.example"),
+        ("bücher\uff0eexample", "xn--bcher-kva.example"),
+        ("bü%63her.example", "xn--bcher-kva.example"),
+        ("xn--bcher-kva.example", "xn--bcher-kva.example"),
+        ("a_b.bücher.example", "a_b.xn--bcher-kva.example"),  # ASCII labels as browsers
+    ],
+)
+def test_idna_hosts_follow_uts46_non_transitional(host: str, expected: str) -> None:
+    assert normalize_url(f"https://{host}/") == f"https://{expected}/"
+
+
+def test_sharp_s_and_ss_are_different_domains() -> None:
+    assert normalize_url("https://faß.de/") != normalize_url("https://fass.de/")
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "a\u200db.example",  # ZWJ outside a joining context (CONTEXTJ)
+        "a\u200cb.example",  # ZWNJ likewise
+        "\u2665.example",  # IDNA 2008 disallows symbols
+        "\u2488.example",  # ⒈ mapped to "1." by IDNA 2003, disallowed now
+        "\ufffd.example",
+        "\ue000.example",  # private use
+        "\u0301a.example",  # a label may not start with a combining mark
+        "\udc80.example",  # a byte that was not UTF-8
+        "a.\uff1c.example",  # full-width "<" maps to a forbidden host character
+    ],
+)
+def test_idna2008_disallowed_hosts_are_invalid(host: str) -> None:
+    with pytest.raises(InvalidURL, match="host"):
+        normalize_url(f"https://{host}/")
+
+
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("http://[fe80::1%25eth0]/", "http://[fe80::1%25eth0]/"),
+        ("http://[fe80::1%eth0]:81/", "http://[fe80::1%25eth0]:81/"),
+        ("http://[fe80::1%25en%2D1]/", "http://[fe80::1%25en%2D1]/"),
+    ],
+)
+def test_ipv6_zone_ids(url: str, expected: str) -> None:
+    assert normalize_url(url) == expected
+
+
+@pytest.mark.parametrize("zone", ["", "25", "a<b", "a>b", "a b", "a%zz", "a/b"])
+def test_bad_ipv6_zone_ids_are_invalid(zone: str) -> None:
+    with pytest.raises(InvalidURL):
+        normalize_url(f"http://[fe80::1%{zone}]/")
+
+
+def test_raw_bytes_are_escaped_as_the_bytes_they_were() -> None:
+    raw = b"https://a.example/p\xff\xe9?q=\xfe&r=\xc3\xa9#!/\x80".decode("utf-8", "surrogateescape")
+    assert normalize_url(raw) == "https://a.example/p%FF%E9?q=%FE&r=%C3%A9#!/%80"
+    # a lone surrogate that no byte stands for keeps its own (WTF-8) bytes
+    assert normalize_url("https://a.example/\ud800") == "https://a.example/%ED%A0%80"

@@ -1,0 +1,207 @@
+"""Run samples: render what :func:`learner.decision.decide` asks for, politely, and record it.
+
+:class:`SampleRunner` owns the per-run machinery a sample needs (the renderer, the per-host
+limiter, robots.txt, the retry policy and the run folder); :class:`PatternPages` caches the
+renders of one pattern, so one render of an original serves every parameter tested on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from learner import images
+from learner.config import LearnerConfig
+from learner.decision import Decision, Shot, decide
+from learner.errors import RenderError
+from learner.fingerprint import fingerprint
+from learner.model import PairOutcome, Rendering
+from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, Sleep, with_retries
+from learner.progress import Progress
+from learner.renderer import Renderer
+from learner.store import RunStore
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["PatternPages", "SampleRunner", "SiteCounters", "text_digest"]
+
+
+def text_digest(lines: tuple[str, ...]) -> str:
+    """A digest of a page's visible text that is the same in every process and run."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass(slots=True)
+class SiteCounters:
+    """What one site's samples cost: renders, failures, comparisons done and resumed."""
+
+    renders: int = 0
+    render_failures: int = 0
+    comparisons: int = 0
+    resumed: int = 0
+    outcomes: list[PairOutcome] = field(default_factory=list)
+    """Every outcome of the site, fresh or read back from the checkpoint."""
+
+
+@dataclass(slots=True)
+class _Page:
+    rendering: Rendering | None
+    shot: Shot
+
+
+class PatternPages:
+    """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests."""
+
+    def __init__(self, runner: SampleRunner, counters: SiteCounters) -> None:
+        self._runner = runner
+        self._counters = counters
+        self._tasks: dict[tuple[str, int], asyncio.Task[_Page]] = {}
+
+    async def get(self, url: str, nth: int = 0) -> _Page:
+        """The ``nth`` render (from 0) of ``url``."""
+        key = (url, nth)
+        task = self._tasks.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._runner.render_page(url, self._counters))
+            self._tasks[key] = task
+        return await task
+
+
+class SampleRunner:
+    """Renders pages politely and judges samples; every finished sample is checkpointed."""
+
+    def __init__(
+        self,
+        config: LearnerConfig,
+        renderer: Renderer,
+        store: RunStore,
+        limiter: HostLimiter,
+        robots: RobotsPolicy,
+        progress: Progress,
+        *,
+        retry_policy: RetryPolicy,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.config = config
+        self.renderer = renderer
+        self.store = store
+        self.limiter = limiter
+        self.robots = robots
+        self.progress = progress
+        self.retry_policy = retry_policy
+        self.sleep = sleep
+        self.render_seconds = 0.0
+        self._used: set[tuple[str, str]] = set()
+
+    async def render_page(self, url: str, counters: SiteCounters) -> _Page:
+        """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
+        if not await self.robots.allowed(url):
+            return self._failed(counters, "disallowed by robots.txt", "robots")
+        host = urlsplit(url).hostname or ""
+
+        async def attempt() -> Rendering:
+            started = time.monotonic()
+            try:
+                async with self.limiter.slot(host):
+                    return await self.renderer.render(url)
+            finally:
+                self.render_seconds += time.monotonic() - started
+                counters.renders += 1
+                self.progress.renders += 1
+                self.progress.update()
+
+        try:
+            rendering = await with_retries(
+                attempt,
+                policy=self.retry_policy,
+                sleep=self.sleep,
+                on_retry_after=lambda seconds: self.limiter.note_retry_after(host, seconds),
+            )
+        except RenderError as exc:
+            return self._failed(counters, exc.reason, exc.cause.value)
+        print_ = await asyncio.to_thread(fingerprint, rendering)
+        shot = Shot(print_, rendering.settled, rendering.unsettled)
+        return _Page(rendering, shot)
+
+    def _failed(self, counters: SiteCounters, reason: str, failure: str) -> _Page:
+        counters.render_failures += 1
+        self.progress.failures += 1
+        return _Page(None, Shot(None, error=reason, failure=failure))
+
+    async def compare_urls(
+        self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
+    ) -> PairOutcome:
+        """Judge one sample, or read it back from the checkpoint of an earlier run."""
+        done = self.store.finished(original, candidate)
+        if done is not None:
+            first_use = (original, candidate) not in self._used
+            if first_use and self.store.from_earlier_run(original, candidate):
+                counters.resumed += 1
+                self.progress.resumed += 1
+        else:
+            done = await self._judge(pages, original, candidate)
+            counters.comparisons += 1
+            self.store.record(done)
+            logger.info("checkpoint: %d comparisons recorded", self.store.recorded)
+        self._used.add((original, candidate))
+        counters.outcomes.append(done)
+        return done
+
+    async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
+        originals: list[_Page] = []
+        candidates: list[_Page] = []
+        while True:
+            step = decide([p.shot for p in originals], [p.shot for p in candidates])
+            if isinstance(step, Decision):
+                break
+            if step.role == "original":
+                originals.append(await pages.get(original, step.nth))
+            else:
+                candidates.append(await pages.get(candidate, step.nth))
+        evidence = await asyncio.to_thread(self._evidence, step, originals, candidates)
+        return PairOutcome(original, candidate, step.outcome, step.reason, evidence, step.cause)
+
+    def _evidence(
+        self, decision: Decision, originals: list[_Page], candidates: list[_Page]
+    ) -> dict[str, Any]:
+        evidence: dict[str, Any] = {}
+        if decision.comparison is not None:
+            evidence.update(decision.comparison.as_dict())
+        evidence["renders"] = {"original": len(originals), "candidate": len(candidates)}
+        first = originals[0] if originals else None
+        if first is not None and first.shot.failure:
+            evidence["original_failure"] = first.shot.failure
+        if first is not None and first.rendering is not None and first.shot.fingerprint:
+            ref = first.rendering
+            evidence["original_text"] = text_digest(first.shot.fingerprint.lines)
+            evidence["original_path"] = urlsplit(ref.url).path
+            evidence["original_settled"] = ref.settled
+        cand = candidates[0] if candidates else None
+        if first is None or first.rendering is None or cand is None or cand.rendering is None:
+            return evidence
+        ref, other = first.rendering, cand.rendering
+        evidence["status"] = [ref.status, other.status]
+        evidence["final_url"] = [ref.final_url, other.final_url]
+        unsettled = [p.rendering.unsettled for p in (*originals, *candidates) if p.rendering]
+        if any(unsettled):
+            evidence["unsettled"] = sorted({u for u in unsettled if u})
+        evidence.update(self._images(ref, other, decision.outcome))
+        return evidence
+
+    def _images(self, ref: Rendering, cand: Rendering, outcome: str) -> dict[str, Any]:
+        store = self.store
+        out: dict[str, Any] = {
+            "original_thumb": store.save_image(ref.url, ".jpg", images.thumbnail(ref.screenshot)),
+            "candidate_thumb": store.save_image(
+                cand.url, ".jpg", images.thumbnail(cand.screenshot)
+            ),
+        }
+        if outcome != "same":
+            overlay = images.difference_overlay(ref.screenshot, cand.screenshot)
+            out["difference"] = store.save_image(f"{ref.url}\n{cand.url}", "-diff.jpg", overlay)
+        return out

@@ -1,0 +1,189 @@
+"""Every branch of the sample decision, without a browser: fingerprints are built by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from learner.decision import Cause, Decision, Need, Shot, decide
+from learner.fingerprint import Fingerprint
+
+ORIGINAL = "http://s.test/p?id=1&ref=a"
+CANDIDATE = "http://s.test/p?id=1"
+COLUMNS, ROWS = 4, 6
+BLANK = b"\0" * 8
+
+
+def fp(
+    lines: Sequence[str] = ("Walnut shelf", "$19.99", "Made by hand"),
+    *,
+    url: str = ORIGINAL,
+    status: int = 200,
+    title: str = "Shelf",
+    tiles: Mapping[tuple[int, int], bytes] | None = None,
+    final_url: str | None = None,
+) -> Fingerprint:
+    """A fingerprint of a COLUMNS x ROWS tile page; ``tiles`` overrides single tiles."""
+    grid = [BLANK] * (COLUMNS * ROWS)
+    for (column, row), digest in (tiles or {}).items():
+        grid[row * COLUMNS + column] = digest
+    return Fingerprint(
+        url=url,
+        final_url=final_url or url,
+        status=status,
+        title=title,
+        lines=tuple(lines),
+        width=COLUMNS * 64,
+        height=ROWS * 64,
+        columns=COLUMNS,
+        rows=ROWS,
+        tiles=tuple(grid),
+        hashes=tuple(0 for _ in grid),
+    )
+
+
+def shot(print_: Fingerprint | None, *, settled: bool = True, error: str = "") -> Shot:
+    if print_ is None:
+        return Shot(None, error=error or "timed out", failure="timeout")
+    return Shot(print_, settled, "" if settled else "1 request(s) in flight")
+
+
+def cand(
+    lines: Sequence[str] = ("Walnut shelf", "$19.99", "Made by hand"), **kw: object
+) -> Fingerprint:
+    return fp(lines, url=CANDIDATE, **kw)  # type: ignore[arg-type]
+
+
+def run(originals: list[Shot], candidates: list[Shot]) -> Decision:
+    step = decide(originals, candidates)
+    assert isinstance(step, Decision), step
+    return step
+
+
+def test_the_first_render_asked_for_is_the_original() -> None:
+    assert decide([], []) == Need("original", 0)
+
+
+@pytest.mark.parametrize(
+    "original, cause",
+    [
+        (shot(None), Cause.ORIGINAL_FAILED),
+        (shot(fp(status=404)), Cause.ORIGINAL_STATUS),
+        (shot(fp(), settled=False), Cause.ORIGINAL_UNSETTLED),
+    ],
+)
+def test_an_unusable_original_fails_the_sample_before_any_candidate(
+    original: Shot, cause: Cause
+) -> None:
+    decision = run([original], [])
+    assert (decision.outcome, decision.cause) == ("failed", cause)
+
+
+def test_a_usable_original_asks_for_the_candidate() -> None:
+    assert decide([shot(fp())], []) == Need("candidate", 0)
+
+
+def test_a_failed_candidate_fails_the_sample() -> None:
+    decision = run([shot(fp())], [shot(None, error="download")])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.CANDIDATE_FAILED)
+    assert "download" in decision.reason
+
+
+def test_an_identical_settled_candidate_is_the_same_page_at_once() -> None:
+    decision = run([shot(fp())], [shot(cand())])
+    assert (decision.outcome, decision.cause) == ("same", Cause.IDENTICAL)
+
+
+def test_identical_but_unsettled_proves_nothing() -> None:
+    decision = run([shot(fp())], [shot(cand(), settled=False)])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNSETTLED)
+    assert "not settled" in decision.reason
+
+
+def test_a_different_status_is_a_change_without_a_repeat() -> None:
+    decision = run([shot(fp())], [shot(cand(status=404))])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.STATUS_CHANGED)
+    assert decision.comparison is not None and "status" in decision.comparison.changes
+
+
+def test_any_other_difference_asks_for_a_repeat_of_the_original() -> None:
+    assert decide([shot(fp())], [shot(cand(("Oak shelf", "$19.99")))]) == Need("original", 1)
+
+
+def test_a_failed_repeat_fails_the_sample() -> None:
+    decision = run([shot(fp()), shot(None)], [shot(cand(("Oak shelf", "$19.99")))])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.REPEAT_FAILED)
+
+
+def test_a_change_on_a_quiet_page_is_a_change() -> None:
+    decision = run([shot(fp()), shot(fp())], [shot(cand(("Oak shelf", "$19.99", "Made by hand")))])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+    assert decision.comparison is not None and "text" in decision.comparison.changes
+
+
+def test_a_difference_the_noise_explains_is_the_same_page() -> None:
+    # The clock line differs between the two originals and again in the candidate.
+    originals = [shot(fp(("Shelf", "12:00", "$19.99"))), shot(fp(("Shelf", "12:01", "$19.99")))]
+    decision = run(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
+    assert (decision.outcome, decision.cause) == ("same", Cause.NO_DIFFERENCE)
+
+
+def test_same_through_noise_needs_every_render_settled() -> None:
+    originals = [
+        shot(fp(("Shelf", "12:00", "$19.99"))),
+        shot(fp(("Shelf", "12:01", "$19.99")), settled=False),
+    ]
+    decision = run(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNSETTLED)
+
+
+def test_originals_that_disagree_on_status_leave_the_sample_undecided() -> None:
+    decision = run([shot(fp()), shot(fp(status=500))], [shot(cand(("Oak shelf",)))])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNDECIDED)
+
+
+def _noisy_originals() -> list[Shot]:
+    # A banner tile (0, 0) and a text line vary between the two originals.
+    return [
+        shot(fp(("Shelf", "Deal A", "$19.99"), tiles={(0, 0): b"banner-a"})),
+        shot(fp(("Shelf", "Deal B", "$19.99"), tiles={(0, 0): b"banner-b"})),
+    ]
+
+
+def test_a_change_on_a_noisy_page_needs_a_third_original() -> None:
+    candidate = [shot(cand(("Shelf", "Deal C", "$24.99"), tiles={(0, 0): b"banner-c"}))]
+    assert decide(_noisy_originals(), candidate) == Need("original", 2)
+    third = shot(fp(("Shelf", "Deal C", "$19.99"), tiles={(0, 0): b"banner-c"}))
+    decision = run([*_noisy_originals(), third], candidate)
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+
+
+def test_a_failed_third_original_fails_the_sample() -> None:
+    candidate = [shot(cand(("Shelf", "Deal C", "$24.99")))]
+    decision = run([*_noisy_originals(), shot(None)], candidate)
+    assert (decision.outcome, decision.cause) == ("failed", Cause.REPEAT_FAILED)
+
+
+def test_a_pixels_only_change_on_a_noisy_page_must_show_in_a_second_candidate() -> None:
+    # A tile far from the noise differs once, then not again: timing noise, not a change.
+    originals = [*_noisy_originals(), shot(fp(("Shelf", "Deal A", "$19.99")))]
+    flicker = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
+    assert decide(originals, [flicker]) == Need("candidate", 1)
+    calm = shot(cand(("Shelf", "Deal A", "$19.99")))
+    decision = run(originals, [flicker, calm])
+    assert (decision.outcome, decision.cause) == ("same", Cause.NO_DIFFERENCE)
+    again = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
+    decision = run(originals, [flicker, again])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+    decision = run(originals, [flicker, shot(None)])
+    assert decision.outcome == "changed"
+
+
+def test_a_page_too_noisy_to_judge_fails() -> None:
+    every = {(c, r): bytes([c, r, 1]) for c in range(COLUMNS) for r in range(ROWS)}
+    other = {(c, r): bytes([c, r, 2]) for c in range(COLUMNS) for r in range(ROWS)}
+    originals = [shot(fp(tiles=every)), shot(fp(tiles=other))]
+    candidate = [shot(cand(tiles={(0, 0): b"x"}))]
+    decision = run(originals, candidate)
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNDECIDED)

@@ -1,0 +1,83 @@
+"""The sample runner in real Chromium: the retry policy of renders, and what a sample records."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from learner.browser import BrowserChoice
+from learner.config import RenderSettings
+from learner.demo.server import Request, Response, Site, SiteServer
+from learner.fetch import fetch
+from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.progress import Progress
+from learner.renderer import Renderer
+from learner.samples import PatternPages, SampleRunner, SiteCounters
+from learner.store import RunStore
+from tests.site.learner_settings import SUITE_CONFIG
+
+pytestmark = pytest.mark.browser
+
+
+def _busy_once() -> Site:
+    site = Site("busy.test")
+    calls = itertools.count()
+
+    @site.route("/p")
+    def page(request: Request) -> Response:
+        if next(calls) == 0:
+            return Response(503, "<h1>Busy</h1>", headers={"Retry-After": "7"})
+        return Response(body=f"<h1>Item {request.params.get('id', '')}</h1>")
+
+    return site
+
+
+async def test_a_render_answered_503_is_retried_after_retry_after_and_the_host_waits(
+    browser_choice: BrowserChoice, render_settings: RenderSettings, tmp_path: Path
+) -> None:
+    slept: list[float] = []
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    async def wait(seconds: float) -> None:
+        waited.append(seconds)
+
+    limiter = HostLimiter(
+        delay_s=0.0, jitter_s=0.0, rng=random.Random(0), sleep=wait, clock=lambda: 100.0
+    )
+    with SiteServer([_busy_once()]) as server:
+
+        async def plain(url: str):  # type: ignore[no-untyped-def]
+            return await fetch(url, resolve=server.resolve(), user_agent="t", timeout_s=5)
+
+        robots = RobotsPolicy(plain, "t")
+        async with (
+            RunStore(tmp_path, scope="s", evidence_budget_bytes=0) as store,
+            Renderer(
+                render_settings, executable=browser_choice.executable, resolve=server.resolve()
+            ) as renderer,
+        ):
+            runner = SampleRunner(
+                SUITE_CONFIG,
+                renderer,
+                store,
+                limiter,
+                robots,
+                Progress(enabled=False),
+                retry_policy=RetryPolicy(attempts=3, base_delay_s=1.0),
+                sleep=sleep,
+            )
+            counters = SiteCounters()
+            page = await PatternPages(runner, counters).get("http://busy.test/p?id=4")
+    assert page.rendering is not None and page.rendering.status == 200
+    assert page.shot.fingerprint is not None and page.shot.fingerprint.lines == ("Item 4",)
+    # The back-off waited as long as the server asked, and the host's next start was held
+    # back by the same Retry-After.
+    assert slept == [7.0]
+    assert waited == [7.0]
+    assert counters.renders == 2

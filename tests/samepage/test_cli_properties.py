@@ -1,0 +1,156 @@
+"""Property tests of the command line: random bytes in, documented exit status out.
+
+Whatever the input, a command never shows a traceback, exits with the status the README
+documents, and writes one key per input line that is a URL (a bad line never stops the
+lines after it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from samepage import InvalidURL, normalize_url
+from samepage.cli import main
+
+_PIECES = [
+    b"https://a.example/",
+    b"http://B.example:8080/p?utm_source=x&id=1",
+    b"http://a.example:" + b"9" * 5000 + b"/",
+    b"http://" + b"1" * 5000 + b"/",
+    b"http://[fe80::1%25",
+    b"]/",
+    b"https://fa\xc3\x9f.de/?q=",
+    b"https://\xe2\x99\xa5.example/",
+    b"mailto:x@y.example",
+    b"\xff",
+    b"\xed\xb3\x80",
+    b"%",
+    b"%zz",
+    b"0x",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b" ",
+    b"#",
+    b"?",
+]
+_INPUT = st.lists(st.one_of(st.binary(max_size=30), st.sampled_from(_PIECES)), max_size=12).map(
+    b"".join
+)
+
+
+def _key(line: str) -> str | None:
+    """The key the CLI must print for one stripped input line, or None for a bad line."""
+    try:
+        key = normalize_url(line)
+        key.encode("utf-8", "surrogateescape")
+    except (InvalidURL, UnicodeEncodeError):
+        return None
+    return key
+
+
+def _expected(data: bytes) -> list[str | None]:
+    lines = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+    return [_key(line.strip()) for line in lines if line.strip()]
+
+
+@contextmanager
+def _streams(data: bytes) -> Iterator[tuple[io.BytesIO, io.StringIO]]:
+    """Real text streams over bytes for stdin and stdout, as the interpreter sets them up."""
+    out = io.BytesIO()
+    err = io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    # newline="\n" and a strict codec, as the interpreter opens stdin on POSIX
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", newline="\n")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = err
+    try:
+        yield out, err
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+
+
+def _run(data: bytes, *args: str) -> tuple[int, bytes, str]:
+    with _streams(data) as (out, err):
+        status = main(list(args))
+        return status, out.getvalue(), err.getvalue()
+
+
+_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(_INPUT)
+def test_normalize_prints_one_key_per_url_line(data: bytes) -> None:
+    status, out, err = _run(data, "normalize")
+    expected = _expected(data)
+    keys = [k for k in expected if k is not None]
+    assert status == (1 if None in expected else 0)
+    assert out == b"".join(k.encode("utf-8", "surrogateescape") + b"\n" for k in keys)
+    assert err.count("\n") == expected.count(None)
+    assert "Traceback" not in err
+
+
+@_SETTINGS
+@given(_INPUT, st.sampled_from(["jsonl", "tsv"]))
+def test_dedupe_counts_every_url_line_once(data: bytes, fmt: str) -> None:
+    status, out, err = _run(data, "dedupe", "--format", fmt)
+    expected = _expected(data)
+    assert status == (1 if None in expected else 0)
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    assert lines.pop() == ""
+    if fmt == "jsonl":
+        counts = [json.loads(line)["count"] for line in lines]
+    else:
+        counts = [int(line.split("\t", 1)[0]) for line in lines]
+    assert sum(counts) == len([k for k in expected if k is not None])
+    assert "Traceback" not in err
+
+
+@_SETTINGS
+@given(_INPUT, _INPUT)
+def test_same_answers_0_1_or_2(a_bytes: bytes, b_bytes: bytes) -> None:
+    a = a_bytes.decode("utf-8", "surrogateescape")
+    b = b_bytes.decode("utf-8", "surrogateescape")
+    status, _, err = _run(b"", "same", "-q", "--", a, b)
+    try:
+        expected = 0 if normalize_url(a) == normalize_url(b) else 1
+    except InvalidURL:
+        expected = 2
+    assert status == expected
+    assert "Traceback" not in err
+    assert (err == "") == (expected != 2)
+
+
+@_SETTINGS
+@given(_INPUT)
+def test_explain_answers_0_or_2(data: bytes) -> None:
+    url = data.decode("utf-8", "surrogateescape")
+    status, out, err = _run(b"", "explain", "--json", "--", url)
+    if status == 0:
+        assert json.loads(out.decode("utf-8", "surrogateescape"))["url"] == url
+    else:
+        assert status == 2 and err.startswith("samepage: ") and err.count("\n") == 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(_INPUT)
+def test_the_real_process_never_shows_a_traceback(data: bytes) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "samepage", "normalize"],
+        input=data,
+        capture_output=True,
+        timeout=60,
+    )
+    expected = _expected(data)
+    assert result.returncode == (1 if None in expected else 0)
+    assert result.stdout.count(b"\n") == len([k for k in expected if k is not None])
+    assert b"Traceback" not in result.stderr
