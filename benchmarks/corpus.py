@@ -5,11 +5,14 @@ one page differ only in ways that leave the page unchanged: scheme and host case
 port, tracking parameters, parameter order, plain anchors, ``.``/``..`` segments, ``//``
 runs, a trailing slash on a directory, escapes of unreserved characters (``%7e`` for ``~``,
 RFC 3986 section 6.2.2.2), lower-case hex, raw UTF-8, ``+`` or ``%20`` for a space in a
-query value, IDNA and IPv6 forms of the host.
+query value, IDNA and IPv6 forms of the host, session ids in the query or the path, a redirect
+wrapper around the URL (``google.com/url?q=...``), and a platform's other host or path for the
+same page (``youtu.be/ID``, Amazon's ``/Title/dp/ASIN``).
 
 Sibling pages share a site and differ in one thing that changes content: a content parameter
-(``id``, ``color``, ``v``, ``q``, ``ref=main``, ``source=KB123``), an SPA route in the
-fragment (``#!/inbox``), a repeated key, a non-default port, path case or an escaped ``/``.
+(``id``, ``color``, ``v``, ``q``, ``ref=main``, ``source=KB123``, ``sid=42``), an SPA route
+in the fragment (``#!/inbox``), a repeated key, a non-default port, path case or an escaped
+``/``; a wrapper-shaped URL on a site that is not a redirector is a page of its own.
 Those siblings are what a too-eager normalizer merges by mistake.
 
 >>> a, b = generate(2, seed=1), generate(2, seed=1)
@@ -24,8 +27,8 @@ import random
 import re
 import string
 from collections.abc import Callable
-from dataclasses import dataclass
-from urllib.parse import unquote
+from dataclasses import dataclass, replace
+from urllib.parse import quote, unquote
 
 __all__ = ["KINDS", "LabelledURL", "generate"]
 
@@ -55,6 +58,8 @@ class _Page:
     port: str = ""  # a non-default port
     directory: bool = False  # "/path/" names the same page as "/path"
     scheme: str = "https"
+    wrap: bool = False  # spellings may come inside a redirect wrapper
+    short: str = ""  # another URL of the page with no query (youtu.be/ID)
 
     @property
     def id(self) -> str:
@@ -94,6 +99,10 @@ _CLICK_IDS: Pool = (
     ("_hsmi", _token(string.digits, 9)),
     ("igshid", _token(_ALNUM, 12)),
     ("yclid", _token(string.digits, 16)),
+    ("syclid", _token(_ALNUM, 24)),
+    ("WT.mc_id", _one_of("twitter", "AZ-MVP-5003", "email_newsletter")),
+    ("yadclid", _token(string.digits, 10)),
+    ("et_rid", _token(string.digits, 9)),
 )
 # "ref" is tracking on a blog with these values, and content in the ambiguous families below.
 _REF_TRACKING: Pool = (("ref", _one_of("twitter", "producthunt", "hackernews", "newsletter")),)
@@ -135,6 +144,8 @@ _GOOGLE: Pool = (
     ("ie", _one_of("UTF-8")),
     ("biw", _one_of("1280", "1536", "1920")),
     ("bih", _one_of("649", "739", "969")),
+    ("dpr", _one_of("1", "1.25", "2")),
+    ("fbs", lambda rng: "AEQNm0" + _token(_B64, 40)(rng)),
 )
 _BING: Pool = (
     ("form", _one_of("QBLH", "QBRE")),
@@ -142,15 +153,16 @@ _BING: Pool = (
     ("sp", _one_of("-1")),
     ("sc", _one_of("10-7", "8-5")),
     ("qs", _one_of("n")),
+    ("pc", _one_of("U531", "MOZI")),
+    ("ghc", _one_of("1")),
 )
 _SHOP: Pool = (
     *_UTM,
     ("gclid", _token(_B64, 32)),
     ("fbclid", _token(_B64, 40)),
     ("srsltid", lambda rng: "AfmBOo" + _token(_B64, 40)(rng)),
-    ("_pos", lambda rng: str(rng.randint(1, 30))),
-    ("_sid", _token(_HEX, 9)),
-    ("_ss", _one_of("r", "e")),
+    # A Shopify search-result link carries all three together.
+    ("_pos", lambda rng: f"{rng.randint(1, 30)}&_sid={_token(_HEX, 9)(rng)}&_ss=r"),
 )
 _MEDIUM: Pool = (
     ("source", lambda rng: "rss----" + _token(_HEX, 12)(rng) + "---4"),
@@ -219,15 +231,32 @@ def _marketplace(rng: random.Random, hosts: list[str]) -> list[_Page]:
     result = []
     for _ in range(rng.randint(1, 3)):
         asin = "B0" + "".join(rng.choices(string.ascii_uppercase + string.digits, k=8))
-        # The "/ref=..." path segment is Amazon's tracking too, but inside the path.
-        alt = f"/dp/{asin}/ref=sr_1_{rng.randint(1, 20)}"
-        result.append(_Page("marketplace", host, f"/dp/{asin}", tracking=_AMAZON, paths=(alt,)))
+        # The "/ref=..." path segment is Amazon's tracking too, but inside the path; the title
+        # slug and the older /gp/product/ form name the same product.
+        title = "-".join(w.capitalize() for w in rng.sample(_WORDS, 3))
+        alts = (
+            f"/dp/{asin}/ref=sr_1_{rng.randint(1, 20)}",
+            f"/{title}/dp/{asin}",
+            f"/gp/product/{asin}",
+        )
+        result.append(_Page("marketplace", host, f"/dp/{asin}", tracking=_AMAZON, paths=alts))
     return result
 
 
 def _video(rng: random.Random, hosts: list[str]) -> list[_Page]:
     vid = "".join(rng.choices(_B64, k=11))
-    pages = [_Page("video", "www.youtube.com", "/watch", (("v", vid),), tracking=_YOUTUBE)]
+    alias = ("m.youtube.com", "youtube.com", "www.youtube.com")
+    pages = [
+        _Page(
+            "video",
+            "www.youtube.com",
+            "/watch",
+            (("v", vid),),
+            tracking=_YOUTUBE,
+            hosts=alias,
+            short=f"https://youtu.be/{vid}",
+        )
+    ]
     if rng.random() < 0.3:  # video ids are case-sensitive: one flipped letter is another video
         i = next((i for i, c in enumerate(vid) if c.isalpha()), None)
         if i is not None:
@@ -379,6 +408,69 @@ def _encoding(rng: random.Random, hosts: list[str]) -> list[_Page]:
     return [_Page("encoding", host, p, tracking=_UTM) for p in paths]
 
 
+_SESSION_QUERY: Pool = (
+    ("PHPSESSID", _token(string.ascii_lowercase + string.digits, 26)),
+    ("sid", _token(_HEX, 32)),
+    ("ASPSESSIONIDQSTSRDBC", _token(string.ascii_uppercase, 24)),
+    ("CFID", lambda rng: f"{rng.randint(1000, 99999)}&CFTOKEN={rng.randint(10**7, 10**8 - 1)}"),
+    ("jsessionid", _token(_HEX.upper(), 32)),
+)
+
+
+def _session(rng: random.Random, hosts: list[str]) -> list[_Page]:
+    host = rng.choice(hosts)
+    style = rng.randrange(4)
+    if style == 0:  # a session id in the query, next to content parameters
+        path, key = rng.choice((("/viewtopic.php", "t"), ("/catalog/item.php", "id")))
+        ids = rng.sample(range(100, 99999), rng.randint(1, 2))
+        return [
+            _Page("session", host, path, ((key, str(i)),), tracking=_SESSION_QUERY) for i in ids
+        ]
+    if style == 1:  # Java URL rewriting: ";jsessionid=" in the last path segment
+        path = f"/shop/{rng.choice(_WORDS)}/item"
+        ids = [_token(_HEX.upper(), 32)(rng) for _ in range(2)]
+        alts = (*(f"{path};jsessionid={i}" for i in ids), f"{path};jsessionid={ids[0]}.n1")
+        return [_Page("session", host, path, (("id", str(rng.randint(1, 999))),), paths=alts)]
+    if style == 2:  # ASP.NET cookieless session state: "/(S(...))/" before the page
+        path = f"/products/{rng.choice(_WORDS)}.aspx"
+        alts = tuple(
+            f"/(S({_token(string.ascii_lowercase + '012345', 24)(rng)})){path}" for _ in range(2)
+        )
+        return [_Page("session", host, path, tracking=_UTM, paths=alts)]
+    # "sid" as content: a story id; another story is another page.
+    stories = rng.sample(range(1, 500), 2)
+    return [
+        _Page("session", host, "/story.php", (("sid", str(n)),), tracking=_UTM) for n in stories
+    ]
+
+
+def _redirect(rng: random.Random, hosts: list[str]) -> list[_Page]:
+    host, slug = rng.choice(hosts), _slug(rng)
+    page = _Page("redirect", host, f"/posts/{slug}", tracking=_GENERIC, wrap=True)
+    if rng.random() > 0.3:
+        return [page]
+    # The same shape on a site that is no redirector is a page of its own.
+    target = quote(f"https://{host}/posts/{slug}", safe="")
+    return [page, _Page("redirect", rng.choice(hosts), "/url", (("q", target),))]
+
+
+def _wrapper(url: str, rng: random.Random) -> str:
+    target = quote(url, safe="")
+    token = _token(_B64, 20)(rng)
+    style = rng.randrange(5)
+    if style == 0:
+        return f"https://www.google.com/url?sa=t&url={target}&ved=2ahUKEw{token}"
+    if style == 1:
+        return f"https://www.google.com/url?q={target}&sa=D&source=docs&usg=AOvVaw{token}"
+    if style == 2:
+        return f"https://l.facebook.com/l.php?u={target}&h=AT{token}"
+    if style == 3:
+        return f"https://www.youtube.com/redirect?event=video_description&q={target}&v={token[:11]}"
+    return (
+        f"https://eur01.safelinks.protection.outlook.com/?url={target}&data=05%7C02%7C&reserved=0"
+    )
+
+
 _FAMILIES: dict[str, tuple[int, Callable[[random.Random, list[str]], list[_Page]]]] = {
     "tracking": (20, _blog),
     "plain": (12, _plain),
@@ -392,6 +484,8 @@ _FAMILIES: dict[str, tuple[int, Callable[[random.Random, list[str]], list[_Page]
     "ipv6": (2, _ipv6),
     "repeated": (3, _repeated),
     "encoding": (4, _encoding),
+    "session": (5, _session),
+    "redirect": (5, _redirect),
 }
 KINDS = tuple(_FAMILIES)
 
@@ -462,6 +556,15 @@ def _spell_query(page: _Page, rng: random.Random) -> str:
 
 
 def _spell(page: _Page, rng: random.Random) -> str:
+    if page.short and rng.random() < 0.2:
+        return page.short + _spell_query(replace(page, params=()), rng)
+    url = _spell_direct(page, rng)
+    if page.wrap and rng.random() < 0.5:
+        return _wrapper(url, rng)
+    return url
+
+
+def _spell_direct(page: _Page, rng: random.Random) -> str:
     scheme = page.scheme.upper() if rng.random() < 0.04 else page.scheme
     host = rng.choice(page.hosts) if page.hosts and rng.random() < 0.6 else page.host
     if not host.startswith("[") and rng.random() < 0.2:

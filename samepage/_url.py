@@ -150,7 +150,8 @@ def _normalize_host(host: str) -> str:
         name = _decode_host(host)
     if name.endswith(".") and len(name) > 1:
         # "example.com." names the same site as "example.com" for every practical purpose.
-        name = name[:-1]
+        # A run of dots goes at once, or a second pass would remove one more.
+        name = name.rstrip(".")
     if not name or name.startswith(".") or ".." in name:
         raise ValueError(f"empty label in host {host!r}")
     last = name.rpartition(".")[2]

@@ -204,6 +204,8 @@ def _run_explain(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     lines = [f"url:     {trace.url}"]
     if trace.learned_domain:
         lines.append(f"learned: {trace.learned_domain} (pattern {trace.pattern!r})")
+    for step in trace.rewrites:
+        lines.append(f"  rewrite  [{step.rule}]  {step.after}  ({step.source})")
     for p in trace.params:
         action = "keep" if p.kept else "drop"
         value = f"={p.value}" if p.value else ""

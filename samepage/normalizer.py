@@ -12,13 +12,15 @@ For each query parameter, in this order (the first layer that decides wins):
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
+from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
@@ -30,16 +32,20 @@ __all__ = [
     "Explanation",
     "MIQPSNormalizer",
     "ParamDecision",
+    "Rewrite",
     "normalize_url",
     "pattern_key",
     "same_page",
 ]
 
 _DROP, _KEEP, _OPEN = 0, 1, 2
+_UNSEEN: Any = object()
 _DEFAULT = Rule(
     "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
 )
 _POLICY_CACHE_LIMIT = 50_000
+# Each unwrap makes the URL shorter; the bound only guards against a pathological rule table.
+_MAX_REWRITES = 32
 _NAME_CACHE_LIMIT = 2_000
 
 Fallback = Literal["keep", "domain"]
@@ -77,6 +83,7 @@ class Explanation:
     pattern: str | None
     learned_domain: str | None
     params: tuple[ParamDecision, ...]
+    rewrites: tuple[Rewrite, ...] = ()  # redirect unwraps, aliases, path session ids, in order
 
     def to_json(self) -> dict[str, Any]:
         """This explanation as a JSON-ready dict."""
@@ -85,6 +92,7 @@ class Explanation:
             "result": self.result,
             "pattern": self.pattern,
             "learned_domain": self.learned_domain,
+            "rewrites": [r.to_json() for r in self.rewrites],
             "params": [p.to_json() for p in self.params],
         }
 
@@ -97,7 +105,18 @@ class _HostPolicy:
     however many distinct hosts a stream of URLs has.
     """
 
-    __slots__ = ("allow", "ambiguous", "block", "fallback", "learned", "learned_key", "names")
+    __slots__ = (
+        "allow",
+        "ambiguous",
+        "block",
+        "by_name",
+        "fallback",
+        "learned",
+        "learned_key",
+        "names",
+        "prefix_keys",
+        "prefixes",
+    )
 
     def __init__(
         self,
@@ -124,6 +143,9 @@ class _HostPolicy:
         self.ambiguous: dict[str, AmbiguousRule] = {
             name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
         }
+        self.prefixes = norm.rules.ambiguous_prefixes
+        self.prefix_keys = tuple(p for p, _ in self.prefixes)
+        self.by_name: dict[str, AmbiguousRule | None] = {}
         self.names: dict[str, tuple[int, Rule | None]] = {}
 
     def static(self, name: str) -> tuple[int, Rule | None]:
@@ -148,8 +170,13 @@ class _HostPolicy:
             self.names[name] = decided
         return decided
 
-    def dynamic(self, name: str, piece: str, pattern: str | None) -> tuple[bool, Rule]:
-        """Learned, ambiguous and default layers for a name the static rules left open."""
+    def dynamic(
+        self, name: str, piece: str, pattern: str | None, pairs: list[Pair]
+    ) -> tuple[bool, Rule]:
+        """Learned, ambiguous and default layers for a name the static rules left open.
+
+        ``pairs`` are the URL's other parameters, for rules that need a partner name.
+        """
         learned = self.learned
         if learned is not None:
             decided = _learned_decision(
@@ -157,10 +184,32 @@ class _HostPolicy:
             )
             if decided is not None:
                 return decided
-        ambiguous = self.ambiguous.get(name.lower())
-        if ambiguous is not None and ambiguous.is_tracking(value_of(piece)):
+        ambiguous = self.by_name.get(name, _UNSEEN)
+        if ambiguous is _UNSEEN:
+            ambiguous = self._ambiguous_rule(name)
+        if (
+            ambiguous is not None
+            and ambiguous.is_tracking(value_of(piece))
+            and (not ambiguous.requires or _has_name(pairs, ambiguous.requires))
+        ):
             return False, ambiguous.rule
         return True, _DEFAULT
+
+    def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
+        lower = name.lower()
+        found = self.ambiguous.get(lower)
+        if found is None and lower.startswith(self.prefix_keys):
+            found = next(r for p, r in self.prefixes if lower.startswith(p))
+        if len(self.by_name) < _NAME_CACHE_LIMIT:
+            self.by_name[name] = found
+        return found
+
+
+def _has_name(pairs: list[Pair], lower_name: str) -> bool:
+    for name, _ in pairs:  # a plain loop: no generator on this path
+        if name == lower_name:
+            return True
+    return lower_name in {name.lower() for name, _ in pairs}
 
 
 def _learned_decision(
@@ -217,6 +266,8 @@ class MIQPSNormalizer:
         learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
             format-1 document, or the simple form ``{host_suffix: {content names}}``.
         disable_rules: built-in rules to switch off, by rule id or bare name.
+        unwrap_redirects: replace a redirect wrapper (``google.com/url?q=TARGET``) by its
+            target before normalising (default ``True``).
         learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
             (default: keep every parameter) or ``"domain"`` (drop a parameter only if it is
             neutral in every learned pattern of that host that contains it).
@@ -233,6 +284,8 @@ class MIQPSNormalizer:
         "_extra_block",
         "_frozen",
         "_policies",
+        "_rewrites",
+        "_session_probe",
         "_shared",
         "learned",
         "learned_fallback",
@@ -248,6 +301,7 @@ class MIQPSNormalizer:
         disable_rules: Iterable[str] = frozenset(),
         learned_fallback: Fallback = "keep",
         rules: RuleSet | None = None,
+        unwrap_redirects: bool = True,
     ) -> None:
         if learned_fallback not in ("keep", "domain"):
             raise ValueError(
@@ -255,7 +309,10 @@ class MIQPSNormalizer:
             )
         base = rules if rules is not None else default_rules()
         set_ = object.__setattr__
-        set_(self, "rules", base.without(disable_rules))
+        ruleset = base.without(disable_rules)
+        if not unwrap_redirects:
+            ruleset = replace(ruleset, redirects={})
+        set_(self, "rules", ruleset)
         set_(self, "learned", load_learned(learned) if learned is not None else None)
         set_(self, "learned_fallback", learned_fallback)
         set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
@@ -274,6 +331,9 @@ class MIQPSNormalizer:
             )
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_policies", {})
+        set_(self, "_rewrites", {})
+        sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
+        set_(self, "_session_probe", re.compile("|".join(sessions), re.I) if sessions else None)
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -284,6 +344,8 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _policies: dict[tuple[str, str], _HostPolicy]
+    _rewrites: dict[str, HostRewrites]
+    _session_probe: re.Pattern[str] | None
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -335,10 +397,73 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return url
+        rewrites = self._rewrites.get(parts[2]) or self._host_rewrites(parts[2])
+        path = parts[4]
+        # HostRewrites.may_apply() inlined: this check runs on every URL.
+        if rewrites.any_path or path in rewrites.paths or ";" in path or "(" in path:
+            parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], query)
         return _join(parts, query)
+
+    def _host_rewrites(self, host: str) -> HostRewrites:
+        """The redirect and alias rules of ``host``, cached per host."""
+        found = self._rewrites.get(host)
+        if found is None:
+            if len(self._rewrites) >= _POLICY_CACHE_LIMIT:
+                self._rewrites.clear()
+            redirects = self.rules.redirect_rules(host)
+            aliases = self.rules.aliases.get(host, ())
+            found = HostRewrites.of(redirects, aliases) if redirects or aliases else NO_REWRITES
+            self._rewrites[host] = found
+        return found
+
+    def _rewrite(self, parts: Parts, steps: list[Rewrite] | None) -> Parts:
+        """Apply path session rules, redirect unwrapping and aliases until nothing changes.
+
+        With ``steps``, each rewrite is recorded there for :meth:`explain`.
+        """
+        for _ in range(_MAX_REWRITES):
+            scheme, userinfo, host, port, path, query, fragment = parts
+            new = parts
+            probe = self._session_probe
+            sessions = self.rules.path_sessions if probe and probe.search(path) else ()
+            for session in sessions:
+                stripped = session.strip(path)
+                if stripped != path:
+                    new = (scheme, userinfo, host, port, stripped, query, fragment)
+                    _record(steps, session.id, session.source, parts, new)
+                    parts, path = new, stripped
+            rules = self._host_rewrites(host) if not port else NO_REWRITES
+            if not rules.may_apply(path):
+                return parts
+            for redirect in rules.redirects:
+                target = redirect.target(path, query)
+                if target is None:
+                    continue
+                try:
+                    unwrapped = split_url(target)
+                except InvalidURL:
+                    continue
+                if unwrapped is not None:
+                    new = unwrapped
+                    _record(steps, redirect.id, redirect.source, parts, new)
+                    break
+            else:
+                for alias in rules.aliases:
+                    changed = alias.apply(host, path, query)
+                    if changed is not None:
+                        new = (scheme, userinfo, changed[0], port, changed[1], changed[2], fragment)
+                        _record(steps, alias.id, alias.source, parts, new)
+                        if changed[0] == host:
+                            # An alias gives the final form: only another host's rules remain.
+                            return new
+                        break
+            if new is parts:
+                return parts
+            parts = new
+        return parts
 
     def _filter(self, host: str, port: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)
@@ -366,9 +491,12 @@ class MIQPSNormalizer:
         if open_pairs is None or (policy.learned is None and not policy.ambiguous):
             return serialize(kept)
         pattern = join_pattern(name for name, _ in kept) if policy.learned is not None else None
-        dropped = [pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern)[0]]
+        dropped = [
+            pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern, kept)[0]
+        ]
         if dropped:
-            kept = [pair for pair in kept if not any(pair is d for d in dropped)]
+            gone = {id(pair) for pair in dropped}
+            kept = [pair for pair in kept if id(pair) not in gone]
         return serialize(kept)
 
     def explain(self, url: str) -> Explanation:
@@ -382,22 +510,24 @@ class MIQPSNormalizer:
         parts = split_url(url)
         if parts is None:
             return Explanation(url, result, None, None, ())
+        steps: list[Rewrite] = []
+        parts = self._rewrite(parts, steps)
         policy = self._policy(parts[2], parts[3])
         pairs = query_pairs(parts[5])
         statics = [policy.static(name) for name, _ in pairs]
-        names = [pair[0] for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
-        pattern = join_pattern(names)
+        live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
+        pattern = join_pattern(name for name, _ in live)
         decisions = []
         for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
-                kept, rule = policy.dynamic(name, piece, pattern)
+                kept, rule = policy.dynamic(name, piece, pattern, live)
             else:
                 kept = code == _KEEP
             assert rule is not None
             decisions.append(
                 ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
             )
-        return Explanation(url, result, pattern, policy.learned_key, tuple(decisions))
+        return Explanation(url, result, pattern, policy.learned_key, tuple(decisions), tuple(steps))
 
     def pattern_key(self, url: str) -> str:
         """The learned-set pattern key of ``url``: its parameter names after the blocklist.
@@ -440,13 +570,18 @@ class MIQPSNormalizer:
         parts = split_url(_require_str(url))
         if parts is None:
             raise InvalidURL(url, "not an http(s) URL")
-        return parts
+        return self._rewrite(parts, None)
 
 
 def _require_str(url: object) -> str:
     if not isinstance(url, str):
         raise TypeError(f"url must be a str, not {type(url).__name__}")
     return url
+
+
+def _record(steps: list[Rewrite] | None, rule: str, source: str, old: Parts, new: Parts) -> None:
+    if steps is not None:
+        steps.append(Rewrite(rule, source, _join(old, old[5]), _join(new, new[5])))
 
 
 def _join(parts: Parts, query: str) -> str:

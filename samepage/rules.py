@@ -12,13 +12,23 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from samepage._encoding import unquote_for_matching
 from samepage._hosts import host_suffixes, lookup_host
+from samepage._rewrite import (
+    AliasRule,
+    PathSessionRule,
+    RedirectRule,
+    compile_aliases,
+    compile_path_sessions,
+    compile_redirects,
+)
 from samepage.errors import SamepageError
 
 __all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "default_rules"]
+
+_R = TypeVar("_R", RedirectRule, AliasRule)
 
 Layer = Literal["blocklist", "allowlist", "learned", "ambiguous", "default"]
 
@@ -76,13 +86,18 @@ class NameMatcher:
 
 @dataclass(frozen=True, slots=True)
 class AmbiguousRule:
-    """A name that is tracking only with certain values, and never on the excepted hosts."""
+    """A name that is tracking only with certain values, and never on the excepted hosts.
+
+    Session ids are such names too (``phpsessid`` holding a token); ``requires`` names a
+    parameter that must also be present (``cfid`` counts only next to ``cftoken``).
+    """
 
     rule: Rule
     values: frozenset[str] = frozenset()
     value_prefixes: tuple[str, ...] = ()
     value_regex: re.Pattern[str] | None = None
     except_hosts: Mapping[str, bool] = field(default_factory=dict)
+    requires: str = ""
 
     def is_tracking(self, value: str) -> bool:
         """Whether ``value`` (as in the URL) is one of the values that mark tracking."""
@@ -110,6 +125,10 @@ class RuleSet:
     tracking: NameMatcher
     ambiguous: Mapping[str, AmbiguousRule]
     domains: Mapping[str, DomainRules]
+    ambiguous_prefixes: tuple[tuple[str, AmbiguousRule], ...] = ()
+    redirects: Mapping[str, tuple[RedirectRule, ...]] = field(default_factory=dict)
+    aliases: Mapping[str, tuple[AliasRule, ...]] = field(default_factory=dict)
+    path_sessions: tuple[PathSessionRule, ...] = ()
     _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -135,12 +154,18 @@ class RuleSet:
         found = lookup_host(self.domains, host)
         return found[1] if found else None
 
+    def redirect_rules(self, host: str) -> tuple[RedirectRule, ...]:
+        """The redirect rules of the longest host key covering ``host`` (none: empty)."""
+        found = lookup_host(self.redirects, host)
+        return found[1] if found else ()
+
     def without(self, disabled: Iterable[str]) -> RuleSet:
         """A copy with the named rules switched off.
 
         Each item is a rule id (as :meth:`MIQPSNormalizer.explain` reports it, e.g.
-        ``tracking:ref_*`` or ``youtube.com:block:si``) or a bare name or ``prefix*``, which
-        switches off every rule on that name.
+        ``tracking:ref_*``, ``youtube.com:block:si``, ``redirect:google`` or
+        ``alias:youtube-short-link``) or a bare name or ``prefix*``, which switches off
+        every rule on that name.
         """
         off = {item.lower() for item in disabled}
         if not off:
@@ -159,10 +184,23 @@ class RuleSet:
             id(group): DomainRules(group.hosts, filtered(group.allow), filtered(group.block))
             for group in self.domains.values()
         }
+
+        def kept_ids(table: Mapping[str, tuple[_R, ...]]) -> dict[str, tuple[_R, ...]]:
+            out = {
+                k: tuple(r for r in rules if r.id.lower() not in off) for k, rules in table.items()
+            }
+            return {k: rules for k, rules in out.items() if rules}
+
         return RuleSet(
             tracking=filtered(self.tracking),
             ambiguous={n: a for n, a in self.ambiguous.items() if keep(a.rule, n)},
             domains={host: groups[id(group)] for host, group in self.domains.items()},
+            ambiguous_prefixes=tuple(
+                (p, a) for p, a in self.ambiguous_prefixes if keep(a.rule, p + "*")
+            ),
+            redirects=kept_ids(self.redirects),
+            aliases=kept_ids(self.aliases),
+            path_sessions=tuple(r for r in self.path_sessions if r.id.lower() not in off),
         )
 
     @classmethod
@@ -174,18 +212,17 @@ class RuleSet:
             )
         tracking = _matcher(data.get("tracking", []), "tracking", "blocklist")
         ambiguous: dict[str, AmbiguousRule] = {}
-        for entry in data.get("ambiguous", []):
-            name = entry["name"].lower()
-            regex = entry.get("value_regex")
-            ambiguous[name] = AmbiguousRule(
-                rule=Rule(f"ambiguous:{name}", "ambiguous", entry.get("source", "")),
-                values=frozenset(v.lower() for v in entry.get("values", [])),
-                value_prefixes=tuple(p.lower() for p in entry.get("value_prefixes", [])),
-                value_regex=re.compile(regex) if regex else None,
-                except_hosts=dict.fromkeys(
-                    (h.lower() for h in entry.get("except_hosts", [])), True
-                ),
-            )
+        prefixes: list[tuple[str, AmbiguousRule]] = []
+        for section in ("ambiguous", "session"):
+            for entry in data.get(section, []):
+                key = (entry.get("name") or entry["prefix"] + "*").lower()
+                rule = _ambiguous(
+                    entry, Rule(f"{section}:{key}", "ambiguous", entry.get("source", ""))
+                )
+                if key.endswith("*"):
+                    prefixes.append((key[:-1], rule))
+                else:
+                    ambiguous[key] = rule
         domains: dict[str, DomainRules] = {}
         for group in data.get("domains", []):
             hosts = tuple(h.lower() for h in group["hosts"])
@@ -197,7 +234,27 @@ class RuleSet:
             )
             for host in hosts:
                 domains[host] = rules
-        return cls(tracking, ambiguous, domains)
+        return cls(
+            tracking,
+            ambiguous,
+            domains,
+            ambiguous_prefixes=tuple(sorted(prefixes, key=lambda item: -len(item[0]))),
+            redirects=compile_redirects(data.get("redirects", [])),
+            aliases=compile_aliases(data.get("aliases", [])),
+            path_sessions=compile_path_sessions(data.get("path_sessions", [])),
+        )
+
+
+def _ambiguous(entry: Mapping[str, Any], rule: Rule) -> AmbiguousRule:
+    regex = entry.get("value_regex")
+    return AmbiguousRule(
+        rule=rule,
+        values=frozenset(v.lower() for v in entry.get("values", [])),
+        value_prefixes=tuple(p.lower() for p in entry.get("value_prefixes", [])),
+        value_regex=re.compile(regex) if regex else None,
+        except_hosts=dict.fromkeys((h.lower() for h in entry.get("except_hosts", [])), True),
+        requires=entry.get("requires", "").lower(),
+    )
 
 
 def _matcher(entries: Iterable[Mapping[str, str]], label: str, layer: Layer) -> NameMatcher:

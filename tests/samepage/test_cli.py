@@ -126,6 +126,21 @@ def test_explain_text_and_json() -> None:
     assert [p["kept"] for p in data["params"]] == [True, False]
 
 
+def test_explain_shows_the_unwrap_and_alias_steps() -> None:
+    url = "https://l.facebook.com/l.php?u=https%3A%2F%2Fyoutu.be%2FdQw4w9WgXcQ&h=AT0"
+    lines = run("explain", url).stdout.splitlines()
+    assert lines[1].startswith("  rewrite  [redirect:facebook]  https://youtu.be/dQw4w9WgXcQ  (")
+    assert lines[2].startswith(
+        "  rewrite  [alias:youtube-short-link]  https://www.youtube.com/watch?v=dQw4w9WgXcQ  ("
+    )
+    assert lines[-1] == "result:  https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+    data = json.loads(run("explain", "--json", url).stdout)
+    assert [r["rule"] for r in data["rewrites"]] == [
+        "redirect:facebook",
+        "alias:youtube-short-link",
+    ]
+
+
 def test_help_and_version() -> None:
     help_text = run("--help").stdout
     assert "exit status:" in help_text and "examples:" in help_text

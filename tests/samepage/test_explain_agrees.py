@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from samepage import InvalidURL, MIQPSNormalizer
-from tests.samepage import test_query, test_rules_table, test_url
+from tests.samepage import test_query, test_rewrite, test_rules_table, test_url
 from tests.samepage.test_learned import DOC
 
 
 def _table_urls() -> list[str]:
     urls: list[str] = []
-    for module in (test_url, test_query, test_rules_table):
+    for module in (test_url, test_query, test_rules_table, test_rewrite):
         for name in dir(module):
             if not name.startswith("test_"):
                 continue

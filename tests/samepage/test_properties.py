@@ -40,13 +40,41 @@ _LEARNED = MIQPSNormalizer(
 )
 
 _component = st.lists(
-    st.sampled_from([*"aAzZ09-._~!$&'()*+,;=:@/?#%[]\\ \t\né€", "%2e", "%7E", "%zz", "..", "/./"]),
+    st.sampled_from(
+        [
+            *"aAzZ09-._~!$&'()*+,;=:@/?#%[]\\ \t\né€",
+            *("%2e", "%7E", "%zz", "..", "/./", "url", "l.php", "redirect", "dp/", "gp/product/"),
+            *(";jsessionid=0A1B2C3D4E5F60718293A4B5C6D7E8F9", "(S(lit3py55t21z5v55vlm25s55))/"),
+            *("B08N5WRWNW", "dQw4w9WgXcQ"),
+        ]
+    ),
     max_size=12,
 ).map("".join)
 _names = st.sampled_from(
-    ["id", "ref", "sid", "utm_source", "UTM_Medium", "fbclid", "v", "si", "q", "", "a b", "%69d"]
+    [
+        *("id", "ref", "sid", "utm_source", "UTM_Medium", "fbclid", "v", "si", "q", "", "a b"),
+        *("%69d", "u", "url", "PHPSESSID", "CFID", "CFTOKEN", "_pos", "_sid"),
+    ]
 )
-_values = st.sampled_from(["1", "twitter", "main", "", "a%20b", "x+y", "%zz", "é", "=="])
+# Wrapper targets: absolute, relative, nested, broken, and pointing at an alias.
+_TARGETS = [
+    "https%3A%2F%2Fnews.example%2Fa%3Fid%3D1%26utm_source%3Dx",
+    "https://shop.example/p?x=1",
+    "%2Fsearch%3Fq%3Dx",
+    "https%3A%2F%2Fyoutu.be%2FdQw4w9WgXcQ%3Fsi%3Dx",
+    "https%3A%2F%2Fwww.google.com%2Furl%3Fq%3Dhttps%253A%252F%252Fa.example%252F",
+    "https%3A%2F%2F",
+    "https%3A%2F%2Fexample.com..%2Fx",
+    "http%3A%2F%2F%5B%3A%3A1%5D%3A99999%2F",
+]
+_values = st.sampled_from(
+    [
+        *("1", "twitter", "main", "", "a%20b", "x+y", "%zz", "é", "==", "0123456789abcdef" * 2),
+        *("2f6c1e7fd0a9b8c3d4e5f6a7b8", "3f2a9c1de", *_TARGETS),
+    ]
+)
+# Hosts that end in a run of dots: every pass must give the same key.
+_dot_hosts = st.sampled_from(["example.com", "www.google.com", "youtu.be", "a", "127.0.0.1"])
 _pair = st.builds(lambda n, v, eq: f"{n}={v}" if eq else n, _names, _values, st.booleans())
 _urls = st.builds(
     lambda scheme, host, port, path, pairs, frag: (
@@ -67,8 +95,15 @@ _urls = st.builds(
             "ex ample.com",
             "example.com.",
             "%65x.com",
+            "www.google.com",
+            "l.facebook.com",
+            "youtu.be",
+            "m.youtube.com",
+            "www.amazon.com",
+            "twitter.com",
         ]
-    ),
+    )
+    | st.builds(lambda name, dots: name + "." * dots, _dot_hosts, st.integers(1, 6)),
     st.sampled_from(["", ":80", ":443", ":8080", ":", ":99999", ":x"]),
     _component.map(lambda p: "/" + p),
     st.lists(_pair, max_size=5),

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -53,6 +54,8 @@ def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
             yield label, entry
     for entry in DATA["ambiguous"]:
         yield "ambiguous", entry
+    for entry in DATA["session"]:
+        yield "session", entry
 
 
 def _key(entry: dict[str, Any]) -> str:
@@ -62,7 +65,17 @@ def _key(entry: dict[str, Any]) -> str:
 def test_format_and_version() -> None:
     assert DATA["format"] == "samepage.rules"
     assert DATA["version"] == 1
-    assert set(DATA) == {"format", "version", "tracking", "ambiguous", "domains"}
+    assert set(DATA) == {
+        "format",
+        "version",
+        "tracking",
+        "ambiguous",
+        "domains",
+        "session",
+        "path_sessions",
+        "redirects",
+        "aliases",
+    }
 
 
 def test_the_lists_are_broad() -> None:
@@ -76,11 +89,16 @@ def test_every_entry_has_exactly_one_of_name_or_prefix() -> None:
         for entry in entries:
             assert ("name" in entry) != ("prefix" in entry), (label, entry)
             assert set(entry) <= {"name", "prefix", "source"}, (label, entry)
+    allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "requires"}
     for entry in DATA["ambiguous"]:
         assert "name" in entry and "prefix" not in entry, entry
-        allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "source"}
-        assert set(entry) <= allowed, entry
+        assert set(entry) <= allowed | {"source"}, entry
         assert entry.get("values") or entry.get("value_prefixes") or entry.get("value_regex"), entry
+    for entry in DATA["session"]:
+        assert ("name" in entry) != ("prefix" in entry), entry
+        assert set(entry) <= allowed | {"prefix", "source"}, entry
+        # A session id is only dropped for a token-shaped value: sid=42 is a story id.
+        assert entry.get("value_regex"), entry
 
 
 def test_every_entry_and_group_has_a_source() -> None:
@@ -150,9 +168,48 @@ def test_domain_block_prefixes_are_at_least_three_characters() -> None:
 
 
 def test_value_regexes_compile() -> None:
-    for entry in DATA["ambiguous"]:
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
         if "value_regex" in entry:
             re.compile(entry["value_regex"])
+
+
+def test_partner_names_exist() -> None:
+    # "requires" names a parameter that must be present too; it must be a rule of its own,
+    # so that a pair such as CFID and CFTOKEN goes together.
+    names = {e.get("name") for e in [*DATA["ambiguous"], *DATA["session"]]}
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
+        if "requires" in entry:
+            assert entry["requires"] in names, entry
+
+
+def test_rewrite_sections_have_ids_sources_and_valid_patterns() -> None:
+    for section, fields in [
+        ("path_sessions", {"id", "regex", "source"}),
+        ("redirects", {"id", "hosts", "path", "params", "source"}),
+        ("aliases", {"id", "hosts", "path", "to_host", "to_path", "add_query", "source"}),
+    ]:
+        ids = Counter(entry["id"] for entry in DATA[section])
+        assert [key for key, count in ids.items() if count > 1] == [], section
+        for entry in DATA[section]:
+            assert set(entry) <= fields, (section, entry)
+            assert isinstance(entry.get("source"), str) and entry["source"].strip(), entry
+            assert re.fullmatch(r"[a-z0-9-]+", entry["id"]), entry["id"]
+            for host in entry.get("hosts", []):
+                assert _HOST.fullmatch(host), (section, host)
+            for key in ("regex", "path"):
+                if key in entry and section != "redirects":
+                    re.compile(entry[key])
+    for entry in DATA["redirects"]:
+        assert entry.get("path", "/").startswith("/"), entry
+        assert entry["params"] and all(p == p.lower() for p in entry["params"]), entry
+    for entry in DATA["aliases"]:
+        assert entry.get("to_host") or entry.get("to_path"), entry
+    # An alias gives the final form of its host's page, so a host has at most one alias
+    # rule, and no alias leads to a host that has one.
+    alias_hosts = Counter(host for entry in DATA["aliases"] for host in entry["hosts"])
+    assert [host for host, count in alias_hosts.items() if count > 1] == []
+    for entry in DATA["aliases"]:
+        assert entry.get("to_host") not in alias_hosts, entry["id"]
 
 
 def test_ambiguous_values_are_not_ordinary_content() -> None:
@@ -201,4 +258,100 @@ def test_ruleset_accepts_the_file() -> None:
     assert rules.domain("www.youtube.com") is not None
     assert rules.domain("www.amazon.co.uk") is not None
     assert rules.domain("notamazon.com") is None
-    assert set(rules.ambiguous) == {entry["name"] for entry in DATA["ambiguous"]}
+    named = [entry["name"] for entry in [*DATA["ambiguous"], *DATA["session"]] if "name" in entry]
+    assert set(rules.ambiguous) == set(named)
+    assert [p for p, _ in rules.ambiguous_prefixes] == [
+        entry["prefix"] for entry in DATA["session"] if "prefix" in entry
+    ]
+    assert rules.redirect_rules("www.google.co.uk")
+    assert not rules.redirect_rules("notgoogle.com")
+    assert rules.aliases["youtu.be"]
+
+
+# Every name that at least two of the reference lists strip on every site (Brave's
+# query-filter.json and clean-urls.json global lists, Firefox's query-stripping and
+# strip-on-share lists, AdGuard's general_url.txt, ClearURLs' globalRules), as read in
+# December 2026. docs/rules.md says how the list was made.
+STRIPPED_BY_TWO_LISTS = (  # noqa: SIM905
+    """
+__hsfp __hssc __hstc __s _bhlid _branch_match_id _branch_referrer _ga _gl _hsenc _kx _openstat
+action_object_map action_ref_map action_type_map at_recipient_id at_recipient_list bbeml
+bsft_clkid bsft_uid cm_cr cm_me cmpid cx_click cx_recsorder cx_recswidget dclid et_rid
+fb_action_ids fb_action_types fb_comment_id fb_ref fb_source fbclid gbraid gclid gclsrc
+guccounter guce_referrer guce_referrer_sig hsa_acc hsa_ad hsa_cam hsa_grp hsa_kw hsa_la hsa_mt
+hsa_net hsa_ol hsa_src hsa_tgt hsa_ver hsctatracking ir_adid ir_campaignid ir_partnerid
+irclickid irgwc itm_campaign itm_medium itm_source mc_cid mc_eid mkt_tok ml_subscriber
+ml_subscriber_hash msclkid mtm_campaign mtm_cid mtm_content mtm_group mtm_keyword mtm_kwd
+mtm_medium mtm_placement mtm_source oft_c oft_ck oft_d oft_id oft_ids oft_k oft_lk oft_sk
+oly_anon_id oly_enc_id pk_campaign pk_cid pk_medium pk_source rb_clickid s_cid sc_customer
+sc_eh sc_uid sfmc_activityid sfmc_id sms_click sms_source sms_uph srsltid ss_email_id syclid
+ttclid twclid unicorn_click_id usqp utm_ad utm_adgroup utm_affiliate utm_ag utm_brand
+utm_campaign utm_campaigncode utm_campaignid utm_channel utm_cid utm_content utm_creative
+utm_creative_format utm_device utm_emcid utm_emmid utm_id utm_id_ utm_internal utm_keyword
+utm_mailing utm_marketing_tactic utm_medium utm_name utm_place utm_product utm_pubreferrer
+utm_reader utm_referrer utm_serial utm_session utm_siteid utm_social utm_social-type
+utm_source utm_source_platform utm_supplier utm_swu utm_term utm_umguk utm_userid utm_viz_id
+vero_conv vero_id vgo_ee wbraid wickedid wt_mc yclid ymclid ymid ysclid
+"""
+).split()
+
+
+def test_every_tracker_two_reference_lists_strip_is_covered() -> None:
+    rules = RuleSet.from_json(DATA)
+    assert len(STRIPPED_BY_TWO_LISTS) == 159
+    for name in STRIPPED_BY_TWO_LISTS:
+        # __s is content on some sites: value-conditioned in the ambiguous layer.
+        assert rules.tracking.match(name) is not None or name in rules.ambiguous, name
+
+
+# The lists a source can cite, as docs/rules.md counts them.
+_CITED = [
+    (
+        "Brave query-filter / clean-urls",
+        re.compile(r"Brave (query filter|clean-urls)|brave-browser"),
+    ),
+    (
+        "Firefox query-stripping / strip-on-share",
+        re.compile(r"Firefox (query-stripping|strip-on-share)"),
+    ),
+    ("AdGuard URL Tracking filter", re.compile(r"AdGuard")),
+    ("ClearURLs", re.compile(r"ClearURLs")),
+    ("uBlock Origin privacy filters", re.compile(r"uBlock Origin")),
+    ("Heritrix / surt (web archives)", re.compile(r"Heritrix|surt package")),
+    ("a document (vendor, platform, RFC, issue)", re.compile(r"https?://")),
+]
+_COLUMNS = ["global", "value-conditioned", "per platform", "rewrites"]
+
+
+def _sourced_entries() -> Iterator[tuple[str, str]]:
+    for entry in DATA["tracking"]:
+        yield "global", entry["source"]
+    for entry in [*DATA["ambiguous"], *DATA["session"]]:
+        yield "value-conditioned", entry["source"]
+    for group in DATA["domains"]:
+        for entry in [*group.get("block", []), *group.get("allow", [])]:
+            yield "per platform", entry["source"]
+    for entry in [*DATA["path_sessions"], *DATA["redirects"], *DATA["aliases"]]:
+        yield "rewrites", entry["source"]
+
+
+def source_table() -> str:
+    """The per-source count table of docs/rules.md, computed from the data."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for column, source in _sourced_entries():
+        counts[("entries", column)] += 1
+        cited = [label for label, pattern in _CITED if pattern.search(source)]
+        for label in cited:
+            counts[(label, column)] += 1
+        if not cited:
+            counts[("a written reason only", column)] += 1
+    rows = ["| source cited | " + " | ".join(_COLUMNS) + " | all |", "|---" + "|---:" * 5 + "|"]
+    for label in ["entries", *(label for label, _ in _CITED), "a written reason only"]:
+        cells = [counts[(label, column)] for column in _COLUMNS]
+        rows.append(f"| {label} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
+    return "\n".join(rows)
+
+
+def test_docs_count_entries_per_source() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert source_table() in docs, "docs/rules.md needs this table:\n" + source_table()

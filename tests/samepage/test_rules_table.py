@@ -16,7 +16,7 @@ ROWS = [
         "https://www.youtube.com/watch?v=dQw4w9WgXcQ&si=AbC123xyz&feature=share",
         "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
     ),
-    ("https://youtu.be/dQw4w9WgXcQ?si=Zt8k2lQqX1", "https://youtu.be/dQw4w9WgXcQ"),
+    ("https://youtu.be/dQw4w9WgXcQ?si=Zt8k2lQqX1", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
     (
         "https://www.youtube.com/watch?v=abc&list=PLx9&index=3&pp=iAQB",
         "https://www.youtube.com/watch?index=3&list=PLx9&v=abc",
@@ -27,7 +27,7 @@ ROWS = [
     ),
     (
         "https://m.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
-        "https://m.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
+        "https://www.youtube.com/results?search_query=lofi+beats&sp=EgIQAQ%253D%253D",
     ),
     ("https://vimeo.com/76979871?share=copy", "https://vimeo.com/76979871"),
     (
@@ -63,7 +63,7 @@ ROWS = [
     (
         "https://www.amazon.com/Echo-Dot/dp/B09B8V1LZ3/ref=sr_1_1?crid=2M3X&keywords=echo+dot"
         "&qid=1700000000&sprefix=echo%2Caps%2C150&sr=8-1",
-        "https://www.amazon.com/Echo-Dot/dp/B09B8V1LZ3/ref=sr_1_1?keywords=echo+dot",
+        "https://www.amazon.com/dp/B09B8V1LZ3?keywords=echo+dot",
     ),
     (
         "https://www.amazon.co.uk/dp/B08N5WRWNW?psc=1&pd_rd_w=abc&pd_rd_r=def&pf_rd_p=ghi&pf_rd_r=jkl"
@@ -191,7 +191,7 @@ ROWS = [
     ),
     (
         "https://m.facebook.com/groups/123/posts/456/?ref=share&mibextid=abc",
-        "https://m.facebook.com/groups/123/posts/456",
+        "https://www.facebook.com/groups/123/posts/456",
     ),
     (
         "https://www.instagram.com/p/Cxyz123/?igsh=MWQ1ZGUxMzBkMA==&img_index=2",
@@ -204,11 +204,11 @@ ROWS = [
     ("https://x.com/jack/status/20?s=20&t=AbCdEfGh", "https://x.com/jack/status/20"),
     (
         "https://twitter.com/search?q=%23python&src=typed_query&f=live",
-        "https://twitter.com/search?f=live&q=%23python",
+        "https://x.com/search?f=live&q=%23python",
     ),
     (
         "https://twitter.com/intent/tweet?text=hi&via=twitter",
-        "https://twitter.com/intent/tweet?text=hi&via=twitter",
+        "https://x.com/intent/tweet?text=hi&via=twitter",
     ),
     (
         "https://www.linkedin.com/posts/someone_activity-123?utm_source=share&utm_medium=member_desktop&rcm=ACoAAB",
@@ -380,6 +380,76 @@ ROWS = [
     (
         "https://notamazon.com/dp/X?ref=INV-7&tag=python-20",
         "https://notamazon.com/dp/X?ref=INV-7&tag=python-20",
+    ),
+    # --- marketplaces and search engines: rules added from the reference lists ---------------
+    (
+        "https://www.amazon.de/dp/B08N5WRWNW?social_share=cm_sw_r_cp&ie=UTF8&starsLeft=1",
+        "https://www.amazon.de/dp/B08N5WRWNW",
+    ),
+    (
+        "https://www.ebay.com/itm/256123456789?mkcid=16&mkevt=1&ssspo=abc&ssrc=2047675&media=COPY&widget_ver=artemis",
+        "https://www.ebay.com/itm/256123456789",
+    ),
+    (
+        "https://www.ebay.co.uk/itm/256123456789?var=554321&itmmeta=01HABC&itmprp=enc%3AAQAJ",
+        "https://www.ebay.co.uk/itm/256123456789?var=554321",
+    ),
+    (
+        "https://www.etsy.com/listing/123456/ceramic-mug?ref=sr_gallery-1-3&sr_prefetch=1&pf_from=search&logging_key=x&variation0=42",
+        "https://www.etsy.com/listing/123456/ceramic-mug?variation0=42",
+    ),
+    (
+        "https://www.aliexpress.com/item/1005004.html?algo_exp_id=abc-0&pdp_npi=4%40dis&curPageLogUid=Xy&gatewayAdapt=glo2usa&tt=CPS_NORMAL",
+        "https://www.aliexpress.com/item/1005004.html",
+    ),
+    (
+        "https://www.bing.com/search?q=weather&form=QBLH&cvid=ABC123&pc=U531&ghc=1&toWww=1&redig=E1",
+        "https://www.bing.com/search?q=weather",
+    ),
+    (
+        "https://www.google.com/search?q=weather&dpr=2&fbs=AEQ&ictx=1&sstk=Ab&gws_rd=ssl&cshid=1",
+        "https://www.google.com/search?q=weather",
+    ),
+    (
+        "https://www.google.com/search?q=weather&hl=de&tbm=nws&dpr=1",
+        "https://www.google.com/search?hl=de&q=weather&tbm=nws",
+    ),
+    (
+        "https://cool-mugs.com/products/mug?_pos=2&_sid=3f2a9c1de&_ss=r&variant=42",
+        "https://cool-mugs.com/products/mug?variant=42",
+    ),
+    (
+        "https://cool-mugs.com/products/mug?pr_prod_strat=copurchase&pr_rec_id=7d1c9a&pr_rec_pid=81&pr_ref_pid=80&pr_seq=uniform",
+        "https://cool-mugs.com/products/mug",
+    ),
+    ("https://tournament.example/results?_pos=2", "https://tournament.example/results?_pos=2"),
+    (
+        "https://games.example/play?_sid=3f2a9c1de&level=4",
+        "https://games.example/play?_sid=3f2a9c1de&level=4",
+    ),
+    (
+        "https://www.goodreads.com/book/show/5907.The_Hobbit?from_search=true&from_srp=true&qid=x&rank=1",
+        "https://www.goodreads.com/book/show/5907.The_Hobbit",
+    ),
+    ("https://en.wikipedia.org/wiki/URL?wprov=sfla1", "https://en.wikipedia.org/wiki/URL"),
+    (
+        "https://en.wikipedia.org/w/index.php?title=URL&oldid=12&wprov=srpw1_0",
+        "https://en.wikipedia.org/w/index.php?oldid=12&title=URL",
+    ),
+    # --- trackers that two or more reference lists strip ---------------------------------------
+    (
+        "https://learn.microsoft.com/en-us/azure/?WT.mc_id=AZ-MVP-5003&wt.tsrc=email",
+        "https://learn.microsoft.com/en-us/azure",
+    ),
+    ("https://shop.example/p?id=1&syclid=abc&ymid=9&erid=2VtzqvN", "https://shop.example/p?id=1"),
+    (
+        "https://news.example/a?nb_cid=1&et_cid=2&et_lid=3&ss_source=4&yadclid=5&h_sid=6",
+        "https://news.example/a",
+    ),
+    ("https://news.example/a?at_medium=email&at_format=link", "https://news.example/a"),
+    (
+        "https://docs.example/guide?wt=json&format=xml",
+        "https://docs.example/guide?format=xml&wt=json",
     ),
     # --- hygiene -----------------------------------------------------------------------------
     (
