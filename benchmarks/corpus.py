@@ -422,9 +422,10 @@ def _session(rng: random.Random, hosts: list[str]) -> list[_Page]:
     style = rng.randrange(4)
     if style == 0:  # a session id in the query, next to content parameters
         path, key = rng.choice((("/viewtopic.php", "t"), ("/catalog/item.php", "id")))
-        ids = rng.sample(range(100, 99999), rng.randint(1, 2))
+        numbers = rng.sample(range(100, 99999), rng.randint(1, 2))
         return [
-            _Page("session", host, path, ((key, str(i)),), tracking=_SESSION_QUERY) for i in ids
+            _Page("session", host, path, ((key, str(i)),), tracking=_SESSION_QUERY)
+            for i in numbers
         ]
     if style == 1:  # Java URL rewriting: ";jsessionid=" in the last path segment
         path = f"/shop/{rng.choice(_WORDS)}/item"
