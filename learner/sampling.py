@@ -2,8 +2,10 @@
 
 The learner renders URLs as they were observed, and the observed URL without a parameter:
 never the normalized key, which may not be a URL the server answers as it is (a route that
-ends in ``/`` redirects the slash-less key). Parameter names are matched as the normalizer
-reads them (``samepage.pattern_key``), so ``%69d=1`` is the parameter ``id``.
+ends in ``/`` redirects the slash-less key). Only a URL the normalizer rewrites to another
+host (a redirect wrapper, a host alias) is rendered as the URL it stands for. Parameter
+names are matched as the normalizer reads them (``samepage.pattern_key``), so ``%69d=1`` is
+the parameter ``id``.
 """
 
 from __future__ import annotations
@@ -81,12 +83,21 @@ def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[s
             continue
         if not pattern:
             continue
-        seen.setdefault(pattern, {}).setdefault(static, url)
+        # A redirect wrapper or a host alias is rendered as what it stands for.
+        shown = url if _host(url) == _host(static) else static
+        seen.setdefault(pattern, {}).setdefault(static, shown)
         counts[pattern] = counts.get(pattern, 0) + 1
     return {
         p: PatternGroup(p, tuple(by_static.values()), counts[p], tuple(by_static))
         for p, by_static in seen.items()
     }
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return ""
 
 
 def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:

@@ -136,3 +136,18 @@ async def test_joint_check_that_cannot_render_keeps_everything() -> None:
     assert all(
         v.reason == "joint check could not be rendered on any sample" for v in entry.params.values()
     )
+
+
+def test_observed_urls_are_rendered_as_observed_and_wrappers_as_their_target() -> None:
+    from learner.sampling import group_by_pattern, keep_only, without_param
+    from samepage import MIQPSNormalizer
+
+    observed = "http://s.example/list/?sort=new&%69d=7&utm_source=x"
+    wrapped = "https://www.google.com/url?q=http%3A%2F%2Fs.example%2Flist%2F%3Fid%3D8%26sort%3Dold"
+    groups = group_by_pattern([observed, wrapped], MIQPSNormalizer())
+    group = groups["id&sort"]
+    # The observed spelling, not the key (which would drop the slash and sort the query).
+    assert group.urls[0] == observed
+    assert group.urls[1].startswith("http://s.example/list")
+    assert without_param(observed, "id") == "http://s.example/list/?sort=new&utm_source=x"
+    assert keep_only(observed, {"id"}, group.names) == "http://s.example/list/?%69d=7&utm_source=x"
