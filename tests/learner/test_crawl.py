@@ -15,8 +15,9 @@ from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.demo.server import Response, Site, SiteServer
 from learner.targets import parse_target
-from samepage import MIQPSNormalizer, load_learned
+from samepage import load_learned
 from tests.plugins.crawl import CONFIG, TARGETS
+from tests.site.checks import assert_merges_only_same_pages, verdicts
 from tests.site.fixture import (
     FIXTURE_HOSTS,
     NEVER_FETCHED,
@@ -31,18 +32,8 @@ from tests.site.fixture import (
 pytestmark = pytest.mark.browser
 
 
-def _verdicts(result: CrawlResult) -> dict[str, dict[str, dict[str, str]]]:
-    return {
-        host: {
-            p: {n: v.verdict for n, v in entry.params.items()}
-            for p, entry in domain.patterns.items()
-        }
-        for host, domain in result.learned.domains.items()
-    }
-
-
 def test_verdicts_match_the_truth(fixture_run: CrawlResult) -> None:
-    learned = _verdicts(fixture_run)
+    learned = verdicts(fixture_run.learned)
     for host, patterns in TRUTH.items():
         for pattern, truth in patterns.items():
             got = learned[host][pattern]
@@ -100,11 +91,7 @@ def test_robots_disallowed_paths_are_never_fetched(
 
 
 def test_learned_file_merges_same_pages_and_keeps_different_apart(fixture_run: CrawlResult) -> None:
-    norm = MIQPSNormalizer(learned=fixture_run.out)
-    for a, b in same_page_pairs():
-        assert norm.normalize(a) == norm.normalize(b), (a, b)
-    for a, b in different_page_pairs():
-        assert norm.normalize(a) != norm.normalize(b), (a, b)
+    assert_merges_only_same_pages(fixture_run.out, same_page_pairs(), different_page_pairs())
 
 
 def test_stats_and_evidence_are_written(fixture_run: CrawlResult) -> None:
@@ -155,7 +142,7 @@ async def test_rerun_resumes_everything_and_the_gate_refuses_flips(
     # Every comparison came from the checkpoint: only the failed originals render again.
     assert forced.stats["comparisons"] == 0
     assert forced.stats["resumed_comparisons"] >= fixture_run.stats["comparisons"]
-    assert _verdicts(forced) == _verdicts(fixture_run)
+    assert verdicts(forced.learned) == verdicts(fixture_run.learned)
 
 
 async def test_killed_run_resumes_without_repeating_finished_work(

@@ -23,7 +23,8 @@ from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.report import write_report
 from learner.targets import parse_target
-from samepage import LearnedSet, MIQPSNormalizer, load_learned
+from samepage import load_learned
+from tests.site.checks import assert_merges_only_same_pages, verdicts
 from tests.site.learner_settings import SUITE_CONFIG
 from tests.site.trust import (
     HANG,
@@ -38,16 +39,6 @@ from tests.site.trust import (
 pytestmark = pytest.mark.browser
 
 HOSTS = (*TRUST_HOSTS, HANG)
-
-
-def _verdicts(learned: LearnedSet) -> dict[str, dict[str, dict[str, str]]]:
-    return {
-        host: {
-            p: {n: v.verdict for n, v in entry.params.items()}
-            for p, entry in domain.patterns.items()
-        }
-        for host, domain in learned.domains.items()
-    }
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +66,7 @@ async def trust_run(
 
 
 def test_verdicts_are_exactly_the_truth(trust_run: CrawlResult) -> None:
-    learned = _verdicts(trust_run.learned)
+    learned = verdicts(trust_run.learned)
     assert {h: learned[h] for h in TRUST_HOSTS} == TRUST_TRUTH
 
 
@@ -89,11 +80,7 @@ def test_neutral_verdicts_rest_on_samples_from_every_path(trust_run: CrawlResult
 
 
 def test_the_learned_set_merges_only_the_same_pages(trust_run: CrawlResult) -> None:
-    norm = MIQPSNormalizer(learned=trust_run.out)
-    for a, b in trust_same_pairs():
-        assert norm.normalize(a) == norm.normalize(b), (a, b)
-    for a, b in trust_different_pairs():
-        assert norm.normalize(a) != norm.normalize(b), (a, b)
+    assert_merges_only_same_pages(trust_run.out, trust_same_pairs(), trust_different_pairs())
 
 
 def test_a_host_whose_pages_hang_is_given_up_early_and_kept(trust_run: CrawlResult) -> None:
@@ -131,7 +118,7 @@ async def test_a_rerun_publishes_the_same_set_from_the_checkpoint(
     )
     assert again.stats["comparisons"] == 0
     assert again.stats["resumed_comparisons"] == trust_run.stats["comparisons"]
-    assert _verdicts(again.learned) == _verdicts(trust_run.learned)
+    assert verdicts(again.learned) == verdicts(trust_run.learned)
 
 
 def _lines(path: Path) -> int:
@@ -183,8 +170,8 @@ async def test_runs_killed_at_several_points_resume_to_the_same_set(
     async with asyncio.timeout(300):
         _, stderr = await finished.communicate()
     assert finished.returncode == 0, stderr.decode()
-    resumed = _verdicts(load_learned(tmp_path / "learned.json"))
-    uninterrupted = _verdicts(trust_run.learned)
+    resumed = verdicts(load_learned(tmp_path / "learned.json"))
+    uninterrupted = verdicts(trust_run.learned)
     assert resumed == {h: uninterrupted[h] for h in hosts}
     pairs = [
         (json.loads(line)["pair"]["original"], json.loads(line)["pair"]["candidate"])
