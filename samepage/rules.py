@@ -205,11 +205,26 @@ class RuleSet:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Compile a rules document (``format: samepage.rules``, ``version: 1``)."""
+        """Compile a rules document (``format: samepage.rules``, ``version: 1``).
+
+        Raises:
+            SamepageError: for an unknown format, or an entry that is not well formed; the
+                message names the section, the entry's place in it and the problem.
+        """
+        if not isinstance(data, Mapping):
+            raise SamepageError("rules: the document must be a JSON object")
         if data.get("format") != "samepage.rules" or data.get("version") != 1:
             raise SamepageError(
                 f"unknown rules format {data.get('format')!r} version {data.get('version')!r}"
             )
+        _check_entries(data)
+        try:
+            return cls._compile(data)
+        except (KeyError, TypeError, ValueError, AttributeError, re.error) as exc:
+            raise SamepageError(f"rules: {type(exc).__name__}: {exc}") from exc
+
+    @classmethod
+    def _compile(cls, data: Mapping[str, Any]) -> RuleSet:
         tracking = _matcher(data.get("tracking", []), "tracking", "blocklist")
         ambiguous: dict[str, AmbiguousRule] = {}
         prefixes: list[tuple[str, AmbiguousRule]] = []
@@ -243,6 +258,38 @@ class RuleSet:
             aliases=compile_aliases(data.get("aliases", [])),
             path_sessions=compile_path_sessions(data.get("path_sessions", [])),
         )
+
+
+def _check_entries(data: Mapping[str, Any]) -> None:
+    """Name the first entry of a rules document that cannot be compiled, and why."""
+
+    def named(where: str, entry: object) -> None:
+        if not isinstance(entry, Mapping):
+            raise SamepageError(f"rules: {where}: an entry must be an object")
+        keys = [k for k in ("name", "prefix") if k in entry]
+        if len(keys) != 1 or not isinstance(entry[keys[0]], str) or not entry[keys[0]]:
+            raise SamepageError(f"rules: {where}: needs exactly one of 'name' or 'prefix'")
+
+    def listed(where: str, value: object) -> list[Any]:
+        if not isinstance(value, list):
+            raise SamepageError(f"rules: {where}: must be a list")
+        return value
+
+    for section in ("tracking", "ambiguous", "session"):
+        for index, entry in enumerate(listed(section, data.get(section, []))):
+            named(f"{section}[{index}]", entry)
+    for index, group in enumerate(listed("domains", data.get("domains", []))):
+        where = f"domains[{index}]"
+        hosts = group.get("hosts") if isinstance(group, Mapping) else None
+        if not isinstance(hosts, list) or not hosts or not all(isinstance(h, str) for h in hosts):
+            raise SamepageError(f"rules: {where}: 'hosts' must be a non-empty list of names")
+        for kind in ("allow", "block"):
+            for number, entry in enumerate(listed(f"{where}.{kind}", group.get(kind, []))):
+                named(f"{where} ({hosts[0]}).{kind}[{number}]", entry)
+    for section in ("redirects", "aliases", "path_sessions"):
+        for index, entry in enumerate(listed(section, data.get(section, []))):
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+                raise SamepageError(f"rules: {section}[{index}]: needs a string 'id'")
 
 
 def _ambiguous(entry: Mapping[str, Any], rule: Rule) -> AmbiguousRule:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from samepage import SamepageError
 from samepage.rules import RuleSet
 
 # Names that are content on ordinary sites: never in the global tracking list.
@@ -355,3 +356,24 @@ def source_table() -> str:
 def test_docs_count_entries_per_source() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     assert source_table() in docs, "docs/rules.md needs this table:\n" + source_table()
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["tracking"].append({"source": "x"}), "tracking[{n}]: needs exactly one"),
+        (lambda d: d["ambiguous"].append("ref"), "ambiguous[{n}]: an entry must be an object"),
+        (lambda d: d["domains"].append({"allow": []}), "domains[{n}]: 'hosts' must be"),
+        (lambda d: d["redirects"].append({"hosts": ["a.test"]}), "redirects[{n}]: needs a string"),
+        (lambda d: d.update(aliases={}), "aliases: must be a list"),
+    ],
+)
+def test_a_broken_rules_file_names_the_entry_and_the_problem(
+    change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    document = _load()
+    section = message.split("[")[0].split(":")[0]
+    count = len(document[section]) if isinstance(document.get(section), list) else 0
+    change(document)
+    with pytest.raises(SamepageError, match=re.escape("rules: " + message.format(n=count))):
+        RuleSet.from_json(document)
