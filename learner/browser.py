@@ -7,19 +7,18 @@ finally a system Chromium on ``PATH``.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import os
 import platform
-import re
 import shutil
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from learner.errors import BrowserNotFound, ConfigError
+from learner.errors import BrowserNotFound
+from learner.resolve import parse_resolve
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +27,6 @@ __all__ = [
     "ENV_BROWSER",
     "BrowserChoice",
     "find_browser",
-    "port_number",
     "resolver_rules",
 ]
 
@@ -210,17 +208,12 @@ def _playwright_chromium() -> BrowserChoice | None:
     return None
 
 
-_HOST = re.compile(
-    r"^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$"
-)
-
-
 def resolver_rules(resolve: Mapping[str, str]) -> str:
     """Build the value of Chromium's ``--host-resolver-rules`` from ``--resolve`` entries.
 
     Args:
-        resolve: host name to ``ADDRESS:PORT`` (IPv4, ``[IPv6]`` or a host name), as given
-            to the learner's ``--resolve HOST=ADDR:PORT``.
+        resolve: host name to ``ADDRESS:PORT``, read by :func:`learner.resolve.parse_resolve`
+            exactly as the plain fetcher reads it.
 
     Raises:
         ConfigError: an entry is not a host name mapped to an address with a port.
@@ -233,50 +226,10 @@ def resolver_rules(resolve: Mapping[str, str]) -> str:
     learner.errors.ConfigError: resolve: shop.test=127.0.0.1: the address needs a port (ADDR:PORT)
     """
     rules = []
-    for host, target in resolve.items():
-        entry = f"{host}={target}"
-        if not isinstance(host, str) or not _HOST.match(host.lower()) or len(host) > 253:
-            raise ConfigError(f"resolve: {entry}: not a host name")
-        address, port = _split_address(entry, target)
-        rules.append(f"MAP {host.lower()} {address}:{port}")
+    for host, (address, port) in parse_resolve(resolve).items():
+        shown = f"[{address}]" if ":" in address else address
+        rules.append(f"MAP {host} {shown}:{port}")
     return ", ".join(rules)
-
-
-def port_number(text: str) -> int | None:
-    """``text`` as a TCP port from 1 to 65535, or ``None``.
-
-    Only ASCII digits count (``"²".isdigit()`` is true, ``int("²")`` fails), and no more than
-    five of them (``int()`` refuses thousands of digits with its own error).
-
-    >>> port_number("8080"), port_number("0"), port_number("²"), port_number("9" * 5000)
-    (8080, None, None, None)
-    """
-    if not text.isascii() or not text.isdigit() or len(text) > 5:
-        return None
-    value = int(text)
-    return value if 0 < value < 65536 else None
-
-
-def _split_address(entry: str, target: str) -> tuple[str, int]:
-    if not isinstance(target, str):
-        raise ConfigError(f"resolve: {entry}: the address must be a string")
-    address, colon, port_text = target.rpartition(":")
-    if not colon or not address:
-        raise ConfigError(f"resolve: {entry}: the address needs a port (ADDR:PORT)")
-    if port_number(port_text) is None:
-        raise ConfigError(f"resolve: {entry}: port must be a number from 1 to 65535")
-    if address.startswith("["):
-        if not address.endswith("]"):
-            raise ConfigError(f"resolve: {entry}: unclosed [ in the IPv6 address")
-        try:
-            ipaddress.IPv6Address(address[1:-1])
-        except ValueError:
-            raise ConfigError(f"resolve: {entry}: not an IPv6 address") from None
-    elif not _HOST.match(address.lower()) or address.startswith("*"):
-        raise ConfigError(
-            f"resolve: {entry}: not an IP address or host name (write IPv6 as [ADDR]:PORT)"
-        )
-    return address.lower(), int(port_text)  # checked by port_number above
 
 
 def _main() -> int:

@@ -23,6 +23,7 @@ from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
 from learner.progress import Progress
+from learner.resolve import resolve_entries
 from learner.store import saved_comparisons
 from learner.targets import parse_target, read_targets
 from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
@@ -282,16 +283,6 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
     )
 
 
-def _resolve(entries: Sequence[str]) -> dict[str, str]:
-    resolve: dict[str, str] = {}
-    for entry in entries:
-        host, sep, address = entry.partition("=")
-        if not sep or not host or not address:
-            raise ConfigError(f"--resolve {entry!r}: expected HOST=ADDR:PORT")
-        resolve[host.strip().lower()] = address.strip()
-    return resolve
-
-
 def _read_urls(path: str) -> list[str]:
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
@@ -366,7 +357,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
             out=Path(args.out),
             cache=Path(args.cache),
             observed=observed,
-            resolve=_resolve(args.resolve),
+            resolve=resolve_entries(args.resolve),
             browser=args.browser,
             previous=Path(args.previous) if args.previous else None,
             force=args.force,

@@ -29,12 +29,13 @@ from learner.config import LearnerConfig
 from learner.diff import GateResult
 from learner.discovery import discover
 from learner.errors import LearnerError, RenderCause
-from learner.fetch import fetch, parse_resolve
+from learner.fetch import fetch
 from learner.outputs import check_output
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
 from learner.progress import Progress
 from learner.publish import GateRefused, publish
 from learner.renderer import Renderer
+from learner.resolve import parse_resolve
 from learner.samples import PatternPages, SampleRunner, SiteCounters
 from learner.sampling import PatternGroup, group_by_pattern, top_patterns
 from learner.store import RunStore

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import http.client
-import ipaddress
 import logging
 import socket
 import ssl
@@ -19,12 +18,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
-from learner.browser import port_number
 from learner.errors import ConfigError, FetchError
+from learner.resolve import Target, parse_resolve, target_for
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["FetchResult", "PageFetcher", "fetch", "parse_resolve"]
+__all__ = ["FetchResult", "PageFetcher", "fetch"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -84,42 +83,6 @@ PageFetcher = Callable[[str], Awaitable[FetchResult]]
 """A function that GETs one URL, such as :func:`fetch` with its options bound."""
 
 
-def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, tuple[str, int]]:
-    """Check a ``--resolve`` mapping ``{host: "ADDR:PORT"}`` and split its targets.
-
-    Args:
-        resolve: host name to ``IPv4:PORT`` or ``[IPv6]:PORT``; ``None`` for none.
-
-    Raises:
-        ConfigError: naming the first bad entry.
-
-    >>> parse_resolve({"Shop.test": "127.0.0.1:8080", "v6.test": "[::1]:81"})
-    {'shop.test': ('127.0.0.1', 8080), 'v6.test': ('::1', 81)}
-    """
-    targets: dict[str, tuple[str, int]] = {}
-    for host, target in (resolve or {}).items():
-        shown = target if not isinstance(target, str) or len(target) <= 60 else target[:60] + "..."
-        entry = f"resolve: {host!r}={shown!r}"
-        if not isinstance(host, str) or not host or any(c in host for c in ":/@[] \t"):
-            raise ConfigError(f"{entry}: the key must be a bare host name")
-        if not isinstance(target, str):
-            raise ConfigError(f"{entry}: the target must be ADDR:PORT")
-        if target.startswith("["):
-            addr, _, rest = target[1:].partition("]")
-            port_text = rest[1:] if rest.startswith(":") else ""
-        else:
-            addr, _, port_text = target.rpartition(":")
-        try:
-            ip = ipaddress.ip_address(addr)
-        except ValueError:
-            raise ConfigError(f"{entry}: {addr!r} is not an IP address") from None
-        port = port_number(port_text)
-        if port is None:
-            raise ConfigError(f"{entry}: the port must be a number from 1 to 65535")
-        targets[host.lower().rstrip(".")] = (str(ip), port)
-    return targets
-
-
 async def fetch(
     url: str,
     *,
@@ -133,7 +96,8 @@ async def fetch(
 
     Args:
         url: an absolute http or https URL.
-        resolve: ``{host: "ADDR:PORT"}`` overrides of name resolution (see :func:`parse_resolve`);
+        resolve: ``{host: "ADDR:PORT"}`` overrides of name resolution
+            (see :func:`learner.resolve.parse_resolve`);
             every redirect hop is resolved again.
         user_agent: the ``User-Agent`` header, naming the crawler.
         timeout_s: the limit for the whole fetch, redirects included.
@@ -167,7 +131,7 @@ async def fetch(
 @dataclass(slots=True)
 class _Job:
     url: str
-    targets: Mapping[str, tuple[str, int]]
+    targets: Mapping[str, Target]
     user_agent: str
     deadline: float
     max_bytes: int
@@ -212,7 +176,7 @@ class _Job:
         scheme = parts.scheme.lower()
         host = (parts.hostname or "").rstrip(".")
         port = parts.port or _DEFAULT_PORTS[scheme]
-        addr, addr_port = self.targets.get(host, (host, port))
+        addr, addr_port = target_for(self.targets, host) or (host, port)
         target = quote(parts.path or "/", safe=_TARGET_SAFE)
         if parts.query:
             target += "?" + quote(parts.query, safe=_TARGET_SAFE)

@@ -116,7 +116,7 @@ def test_resolver_rules(resolve: dict[str, str], expected: str) -> None:
     "resolve, message",
     [
         ({"shop.test": "127.0.0.1"}, "shop.test=127.0.0.1: the address needs a port"),
-        ({"shop.test": "127.0.0.1:0"}, "shop.test=127.0.0.1:0: port must be a number"),
+        ({"shop.test": "127.0.0.1:0"}, "shop.test=127.0.0.1:0: the port must be a number"),
         ({"shop.test": "127.0.0.1:http"}, "port must be a number from 1 to 65535"),
         ({"shop.test": "::1:80"}, r"shop.test=::1:80: not an IP address or host name \(write IPv6"),
         ({"shop.test": "[::g]:80"}, "not an IPv6 address"),

@@ -13,7 +13,8 @@ import pytest
 
 from learner.demo.server import SiteServer
 from learner.errors import ConfigError, FetchError
-from learner.fetch import FetchResult, fetch, parse_resolve
+from learner.fetch import FetchResult, fetch
+from learner.resolve import parse_resolve
 
 UA = "samepage-learner-test/1.0"
 
@@ -123,13 +124,13 @@ async def test_bad_urls_raise_fetch_error(url: str) -> None:
 @pytest.mark.parametrize(
     "resolve, message",
     [
-        ({"shop.test": "localhost:80"}, "'shop.test'='localhost:80': 'localhost' is not an IP"),
-        ({"shop.test": "127.0.0.1"}, "'shop.test'='127.0.0.1': '' is not an IP"),
-        ({"shop.test": "127.0.0.1:0"}, "'shop.test'='127.0.0.1:0': the port must be"),
+        ({"shop.test": "local_host:80"}, "shop.test=local_host:80: not an IP address or host"),
+        ({"shop.test": "127.0.0.1"}, "shop.test=127.0.0.1: the address needs a port"),
+        ({"shop.test": "127.0.0.1:0"}, "shop.test=127.0.0.1:0: the port must be"),
         ({"shop.test": "127.0.0.1:http"}, "the port must be"),
-        ({"shop.test:80": "127.0.0.1:80"}, "'shop.test:80'='127.0.0.1:80': the key must be"),
-        ({"": "127.0.0.1:80"}, "the key must be a bare host name"),
-        ({"v6.test": "[::1]"}, "'v6.test'='\\[::1\\]': the port must be"),
+        ({"shop.test:80": "127.0.0.1:80"}, "shop.test:80=127.0.0.1:80: not a host name"),
+        ({"": "127.0.0.1:80"}, "=127.0.0.1:80: not a host name"),
+        ({"v6.test": "[::1]"}, "v6.test=\\[::1\\]: the address needs a port"),
     ],
 )
 async def test_bad_resolve_entries_are_named(resolve: dict[str, str], message: str) -> None:
