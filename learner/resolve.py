@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from learner.errors import ConfigError
+from samepage._hosts import host_suffixes
 
 __all__ = ["Target", "parse_resolve", "port_number", "resolve_entries", "target_for"]
 
@@ -99,9 +100,8 @@ def target_for(targets: Mapping[str, Target], host: str) -> Target | None:
     name = host.lower().rstrip(".")
     if name in targets:
         return targets[name]
-    labels = name.split(".")
-    for start in range(1, len(labels)):
-        found = targets.get("*." + ".".join(labels[start:]))
+    for suffix in list(host_suffixes(name))[1:]:
+        found = targets.get("*." + suffix)
         if found is not None:
             return found
     return None

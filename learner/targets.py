@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from learner.errors import ConfigError
 from samepage import InvalidURL, normalize_url
+from samepage._hosts import host_suffixes
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class Target:
         port = str(parts.port) if parts.port is not None else ""
         if port != self.port:
             return False
-        return host == self.host or host.endswith("." + self.host)
+        return self.host in host_suffixes(host)
 
 
 def parse_target(line: str) -> Target:
