@@ -16,6 +16,7 @@ import io
 import time
 from unittest import mock
 
+import imagehash
 from PIL import Image, ImageDraw
 
 from learner import fingerprint as fingerprint_module
@@ -50,7 +51,7 @@ def main(rounds: int) -> None:
     for width, height in SIZES:
         rendering = Rendering("u", "u", 200, _page(width, height), "", "", 0.0, True)
         full = _best(rendering, rounds)
-        with mock.patch.object(fingerprint_module.imagehash, "phash", return_value="0"):
+        with mock.patch.object(imagehash, "phash", return_value="0"):
             bare = _best(rendering, rounds)
         tiles = -(-width // 64) * -(-height // 64)
         print(f"| {width} x {height} | {tiles} | {full:.3f} | {bare:.3f} |")
