@@ -6,8 +6,8 @@ never imports this module.
 >>> import duckdb
 >>> con = duckdb.connect()
 >>> register(con)
->>> con.sql("SELECT samepage_key('https://A.example/p/?utm_source=x&id=1')").fetchone()
-('https://a.example/p?id=1',)
+>>> con.sql("SELECT samepage_key('https://A.example/p/?utm_source=x&id=1')").fetchall()
+[('https://a.example/p?id=1',)]
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import uuid
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any, Literal
@@ -34,6 +35,7 @@ UdfKind = Literal["arrow", "pandas"]
 
 # Normalizers built in this Python worker, by recipe token: one per recipe and process.
 _BUILT: dict[str, MIQPSNormalizer] = {}
+_BUILDS: Counter[str] = Counter()
 
 
 class _Recipe:
@@ -57,6 +59,7 @@ def _worker_normalizer(recipe: _Recipe) -> MIQPSNormalizer:
     norm = _BUILT.get(recipe.token)
     if norm is None:
         norm = _BUILT[recipe.token] = MIQPSNormalizer(**recipe.options)
+        _BUILDS[recipe.token] += 1
     return norm
 
 
