@@ -10,23 +10,11 @@ samepage`` never imports this module.
 
 from __future__ import annotations
 
-from typing import overload
-
 import pyarrow as pa
 
 from samepage.normalizer import Errors, MIQPSNormalizer, default_normalizer
 
 __all__ = ["normalize_array"]
-
-
-@overload
-def normalize_array(
-    array: pa.ChunkedArray, normalizer: MIQPSNormalizer | None = ..., *, errors: Errors = ...
-) -> pa.ChunkedArray: ...
-@overload
-def normalize_array(
-    array: pa.Array, normalizer: MIQPSNormalizer | None = ..., *, errors: Errors = ...
-) -> pa.Array: ...
 
 
 def normalize_array(

@@ -178,8 +178,8 @@ def _suffix(name: str) -> str:
     return suffixes[-1] if suffixes else ""
 
 
-def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: str) -> int:
-    """normalize or dedupe over Parquet or CSV files, through DuckDB."""
+def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
+    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
     try:
         import duckdb
 

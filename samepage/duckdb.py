@@ -29,9 +29,9 @@ from samepage.normalizer import MIQPSNormalizer, default_normalizer
 
 __all__ = [
     "InputFormat",
-    "OutputFormat",
     "Job",
     "Outcome",
+    "OutputFormat",
     "dedupe_file",
     "groups_query",
     "keys_query",
@@ -124,7 +124,7 @@ def _register(
     # URL (DuckDB refuses NULL results from a function registered with default handling).
     # pinned: declared with side effects, so that the optimizer never copies the call into a
     # pushed-down filter (`WHERE key IS NOT NULL` would otherwise normalise every URL twice).
-    con.create_function(
+    con.create_function(  # type: ignore[call-overload]  # stubs type the options as enums
         name,
         function,
         ["VARCHAR"],
@@ -213,9 +213,7 @@ def dedupe_file(
         return job.outcome
 
 
-def keys_query(
-    sources: Sequence[str], fmt: InputFormat, column: str, *, keep_columns: bool
-) -> str:
+def keys_query(sources: Sequence[str], fmt: InputFormat, column: str, *, keep_columns: bool) -> str:
     """The SQL that selects the key of each row (after the input's columns, if kept)."""
     key = f"samepage_key({_ident(column)}::VARCHAR) AS key"
     return f"SELECT {'*, ' if keep_columns else ''}{key} FROM {_source(sources, fmt)}"

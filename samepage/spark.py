@@ -77,15 +77,16 @@ def _key_udf(recipe: _Recipe, kind: UdfKind) -> Callable[[Column], Column]:
         return F.arrow_udf(arrow_keys, "string")  # type: ignore[attr-defined,no-any-return]
 
     import pandas as pd
+    from pyspark.sql.pandas.functions import pandas_udf
 
-    def pandas_keys(urls: pd.Series) -> pd.Series:  # type: ignore[type-arg]
+    def pandas_keys(urls: pd.Series) -> pd.Series:
         keys = normalize_array(pa.Array.from_pandas(urls), _worker_normalizer(recipe))
         return keys.to_pandas()
 
     # Spark reads the UDF kind from the type hints; pandas is imported here, not globally.
     pandas_keys.__annotations__ = {"urls": pd.Series, "return": pd.Series}
 
-    return F.pandas_udf(pandas_keys, "string")  # type: ignore[call-overload,no-any-return]
+    return pandas_udf(pandas_keys, "string")  # type: ignore[call-overload,no-any-return]
 
 
 def with_key(

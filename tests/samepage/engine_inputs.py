@@ -56,7 +56,7 @@ _EDGES: list[str | None] = [
     "https://www.simple.example/x?view=grid&page_id=42&fbclid=1",
     "https://simple.example/x?page_id=42&view=list",
     None,
-    "https://example.com/a,b?x=\"quoted\"&y=1",
+    'https://example.com/a,b?x="quoted"&y=1',
     "https://example.com/\u00e9t\u00e9?q=caf\u00e9",
 ]
 

@@ -98,7 +98,9 @@ def test_usage_errors(crawl: Path, tmp_path: Path) -> None:
     column = run("dedupe", str(crawl), "--column", "uri")
     assert column.returncode == 2 and '"uri" not found' in column.stderr
     suffix = run("normalize", str(crawl), "--out", str(tmp_path / "o.xlsx"))
-    assert suffix.returncode == 2 and "must end in .parquet, .csv, .jsonl or .ndjson" in suffix.stderr
+    assert (
+        suffix.returncode == 2 and "must end in .parquet, .csv, .jsonl or .ndjson" in suffix.stderr
+    )
     # A text file named by --input-format is read line by line, as before.
     forced = run("normalize", "--input-format", "text", str(text))
     assert (forced.returncode, forced.stdout) == (0, "https://a.example/\n")

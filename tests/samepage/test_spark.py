@@ -75,7 +75,10 @@ def test_dedupe_job_matches_the_duckdb_cli(spark: Any, tmp_path: Path) -> None:
 
     reference = tmp_path / "reference.parquet"
     dedupe_file(
-        [f"{source}/*.parquet"], str(reference), sample=2, normalizer=MIQPSNormalizer(learned=LEARNED)
+        [f"{source}/*.parquet"],
+        str(reference),
+        sample=2,
+        normalizer=MIQPSNormalizer(learned=LEARNED),
     )
     want = duckdb.sql(f"SELECT key, count, urls FROM '{reference}'").fetchall()
     assert sorted(got) == sorted(want)
