@@ -169,6 +169,10 @@ def _input_format(path: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a job in the active Spark session (one is created if there is none)."""
     args = _parser().parse_args(argv)
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        # Run with python -m, not spark-submit: this process starts a local Spark, whose
+        # Python workers must be this interpreter, the one with samepage installed.
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.appName("samepage dedupe").getOrCreate()
     fmt = args.input_format or _input_format(args.input)
     reader = spark.read.option("header", "true") if fmt == "csv" else spark.read

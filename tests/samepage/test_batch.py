@@ -53,3 +53,11 @@ def test_import_samepage_imports_no_engine() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert "normalize_many" in samepage.__all__
+
+
+def test_readme_example() -> None:
+    assert normalize_many(["https://A.example/?utm_source=x&id=1", None, "not a url"]) == [
+        "https://a.example/?id=1",
+        None,
+        None,
+    ]
