@@ -82,24 +82,6 @@ def _duckdb_group_by(path: Path) -> int:
     return len(con.sql(query).fetchall())
 
 
-def _spark_session() -> Any:
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.memory", "2g")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
 def _spark(spark: Any, path: Path) -> int:
     from samepage.spark import with_key
 
@@ -131,13 +113,15 @@ def _peak_memory(command: list[str]) -> tuple[float, int, int]:
     """Run ``command`` in a child; its wall time, exit status and peak RSS in bytes."""
     probe = (
         "import resource, subprocess, sys\n"
-        "status = subprocess.run(sys.argv[1:]).returncode\n"
+        "status = subprocess.run(sys.argv[1:], stdout=sys.stderr).returncode\n"
         "print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
     start = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True
     )
+    if out.stderr:
+        print(out.stderr[-2000:], file=sys.stderr)
     status, kib = out.stdout.split()
     return time.perf_counter() - start, int(status), int(kib) * 1024
 
@@ -185,7 +169,9 @@ def main() -> None:
                 best_cpu[name] = min(best_cpu.get(name, cpu), cpu)
                 print(f"  round {round_ + 1}: {name}: {seconds:.2f} s, CPU {cpu:.2f} s", flush=True)
         if not args.no_spark:
-            spark = _spark_session()
+            from samepage.spark import local_session
+
+            spark = local_session(2, **{"spark.driver.memory": "2g"})
             _spark(spark, path)  # starts the Python workers; not timed
             name = "Spark local[2]: with_key(df) (from Parquet)"
             best[name] = min(_timed(lambda: _spark(spark, path))[0] for _ in range(args.repeat))

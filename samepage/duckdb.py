@@ -257,6 +257,7 @@ class Job:
         self.con = duckdb.connect()
         self.con.execute(f"SET temp_directory = {_literal(self._spill.name)}")
         self.con.execute(f"SET preserve_insertion_order = {str(ordered).lower()}")
+        self.con.execute("SET enable_progress_bar = false")
         if memory_limit is not None:
             self.con.execute(f"SET memory_limit = {_literal(memory_limit)}")
         self.outcome = _register(

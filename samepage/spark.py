@@ -29,7 +29,7 @@ from samepage.arrow import normalize_array
 from samepage.learned import load_learned
 from samepage.normalizer import MIQPSNormalizer
 
-__all__ = ["dedupe", "main", "with_key"]
+__all__ = ["dedupe", "local_session", "main", "with_key"]
 
 UdfKind = Literal["arrow", "pandas"]
 
@@ -133,6 +133,31 @@ def dedupe(
         F.sort_array(F.collect_list(F.when(F.col("rank") <= sample, F.col("url")))).alias("urls"),
     )
     return groups.orderBy(F.col("count").desc(), F.col("key"))
+
+
+def local_session(cores: int = 2, **config: str) -> SparkSession:
+    """A Spark session on this machine, for trying samepage out, tests and benchmarks.
+
+    ``cores`` worker threads, no web UI, bound to 127.0.0.1, Python workers running this
+    interpreter (the one with samepage installed), ``cores`` shuffle partitions, and any
+    further ``config`` (``{"spark.driver.memory": "2g"}``). Logs errors only.
+    """
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    builder = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName("samepage")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.default.parallelism", str(cores))
+    )
+    for key, value in config.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -37,21 +36,11 @@ def engine(name: str) -> ModuleType:
 def spark() -> Iterator[Any]:
     """A local Spark session on two cores, shared by every Spark test of the run."""
     engine("pyarrow")
-    sql = engine("pyspark.sql")
+    engine("pyspark.sql")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         missing("Spark needs a Java runtime: none on PATH and JAVA_HOME is not set")
-    # Workers must run this interpreter, the one with samepage installed.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        sql.SparkSession.builder.master("local[2]")
-        .appName("samepage tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    from samepage.spark import local_session
+
+    session = local_session(2)
     yield session
     session.stop()
