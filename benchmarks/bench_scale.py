@@ -126,12 +126,35 @@ def _peak_memory(command: list[str]) -> tuple[float, int, int]:
     return time.perf_counter() - start, int(status), int(kib) * 1024
 
 
+def _print_table(best: dict[str, float], best_cpu: dict[str, float], n: int, repeat: int) -> None:
+    base = best["plain loop: [norm.normalize(u) for u in urls]"]
+    base_cpu = best_cpu["plain loop: [norm.normalize(u) for u in urls]"]
+    print(f"\n{n} URLs, best of {repeat}:\n")
+    print(
+        "| path | wall s | rows/s | µs/URL | wall vs plain loop "
+        "| CPU s (this process) | CPU vs plain loop |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, seconds in best.items():
+        cpu = best_cpu.get(name)
+        cpu_cells = (
+            f"{cpu:.2f} | {(cpu / base_cpu - 1) * 100:+.0f}%"
+            if cpu is not None
+            else "(JVM and workers) | -"
+        )
+        print(
+            f"| {name} | {seconds:.2f} | {n / seconds:,.0f} | "
+            f"{seconds / n * 1e6:.2f} | {(seconds / base - 1) * 100:+.0f}% | {cpu_cells} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1_000_000, help="URLs for the throughput table")
     parser.add_argument("--repeat", type=int, default=1, help="rounds (best is reported)")
     parser.add_argument("--dedupe-rows", type=int, default=10_000_000, help="0: skip")
-    parser.add_argument("--memory-limit", default="1GB", help="for the dedupe run")
+    parser.add_argument("--memory-limit", default="1.5GB", help="for the dedupe run")
+    parser.add_argument("--no-throughput", action="store_true", help="only the dedupe run")
     parser.add_argument("--no-spark", action="store_true")
     args = parser.parse_args()
 
@@ -159,7 +182,7 @@ def main() -> None:
         }
         best: dict[str, float] = {}
         best_cpu: dict[str, float] = {}
-        for round_ in range(args.repeat):
+        for round_ in range(0 if args.no_throughput else args.repeat):
             names = list(paths)
             names = names[round_ % len(names) :] + names[: round_ % len(names)]
             for name in names:
@@ -168,7 +191,7 @@ def main() -> None:
                 best[name] = min(best.get(name, seconds), seconds)
                 best_cpu[name] = min(best_cpu.get(name, cpu), cpu)
                 print(f"  round {round_ + 1}: {name}: {seconds:.2f} s, CPU {cpu:.2f} s", flush=True)
-        if not args.no_spark:
+        if not args.no_spark and not args.no_throughput:
             from samepage.spark import local_session
 
             spark = local_session(2, **{"spark.driver.memory": "2g"})
@@ -177,25 +200,8 @@ def main() -> None:
             best[name] = min(_timed(lambda: _spark(spark, path))[0] for _ in range(args.repeat))
             spark.stop()
 
-        base = best["plain loop: [norm.normalize(u) for u in urls]"]
-        base_cpu = best_cpu["plain loop: [norm.normalize(u) for u in urls]"]
-        print(f"\n{args.n} URLs, best of {args.repeat}:\n")
-        print(
-            "| path | wall s | rows/s | µs/URL | wall vs plain loop "
-            "| CPU s (this process) | CPU vs plain loop |"
-        )
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for name, seconds in best.items():
-            cpu = best_cpu.get(name)
-            cpu_cells = (
-                f"{cpu:.2f} | {(cpu / base_cpu - 1) * 100:+.0f}%"
-                if cpu is not None
-                else "(JVM and workers) | -"
-            )
-            print(
-                f"| {name} | {seconds:.2f} | {args.n / seconds:,.0f} | "
-                f"{seconds / args.n * 1e6:.2f} | {(seconds / base - 1) * 100:+.0f}% | {cpu_cells} |"
-            )
+        if best:
+            _print_table(best, best_cpu, args.n, args.repeat)
 
         if args.dedupe_rows:
             big = folder / "big.parquet"
