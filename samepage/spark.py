@@ -5,9 +5,11 @@ executors; ``import samepage`` never imports this module. The learned set is rea
 driver and shipped with the function, so executors need no copy of the file; each Python
 worker builds its normalizer once and keeps it for every batch and task it runs.
 
-Run the job with ``spark-submit`` (or ``python -m samepage.spark`` for a local session)::
+Run the job with ``spark-submit`` given this file's path (or ``python -m samepage.spark`` for
+a local session)::
 
-    spark-submit -m samepage.spark dedupe s3://bucket/cc-index/ out/ --column url
+    spark-submit "$(python -c 'import samepage.spark as m; print(m.__file__)')" \
+        dedupe s3://bucket/cc-index/ out/ --column url
 """
 
 from __future__ import annotations
