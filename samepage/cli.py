@@ -15,7 +15,8 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TextIO
+from pathlib import PurePath
+from typing import Any, TextIO
 
 from samepage import __version__
 from samepage.errors import InvalidURL, LearnedFormatError
@@ -29,6 +30,8 @@ _EPILOG = """\
 examples:
   samepage normalize urls.txt > keys.txt
   cat urls.txt | samepage dedupe --format tsv
+  samepage normalize crawl/*.parquet --column url --out keyed.parquet
+  samepage dedupe 'crawl/*.parquet' --column url --out groups.parquet
   samepage same 'https://a.example/p?id=1&utm_source=x' 'https://A.example/p/?id=1'
   samepage explain 'https://shop.example/p?id=1&ref=twitter' --learned data/learned.json
 
@@ -59,10 +62,33 @@ def _parser() -> argparse.ArgumentParser:
         help="for learned hosts, patterns missing from the file: keep all (default) or use "
         "the domain-level verdicts",
     )
+    tables = argparse.ArgumentParser(add_help=False)
+    group = tables.add_argument_group(
+        "tables", "Parquet and CSV input, run through DuckDB (pip install 'samepage[duckdb]')"
+    )
+    group.add_argument(
+        "--input-format",
+        choices=("text", "parquet", "csv"),
+        help="read the files as this format (default: by extension: .parquet, .pq, .csv, "
+        ".csv.gz; anything else is text, one URL per line)",
+    )
+    group.add_argument(
+        "--column", default="url", metavar="NAME", help="the column of URLs (default: %(default)s)"
+    )
+    group.add_argument(
+        "--out",
+        metavar="PATH",
+        help="write a table here instead of text to stdout: .parquet, .csv, .jsonl or .ndjson",
+    )
+    group.add_argument(
+        "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (default: its own)"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     normalize = sub.add_parser(
-        "normalize", parents=[common], help="print the key of each input URL, one per line"
+        "normalize",
+        parents=[common, tables],
+        help="print the key of each input URL, one per line (tables: add a key column)",
     )
     normalize.add_argument(
         "files", nargs="*", metavar="FILE", help="input files (default: stdin; - is stdin)"
@@ -75,7 +101,9 @@ def _parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print nothing; answer by exit status"
     )
 
-    dedupe = sub.add_parser("dedupe", parents=[common], help="group equivalent URLs, with counts")
+    dedupe = sub.add_parser(
+        "dedupe", parents=[common, tables], help="group equivalent URLs, with counts"
+    )
     dedupe.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin)")
     dedupe.add_argument(
         "--format",
@@ -83,6 +111,13 @@ def _parser() -> argparse.ArgumentParser:
         default="jsonl",
         help="jsonl: {key, count, urls} per group; tsv: count, key, first URL "
         "(default: %(default)s)",
+    )
+    dedupe.add_argument(
+        "--sample",
+        type=int,
+        default=5,
+        metavar="N",
+        help="tables: keep up to N distinct spellings per key (default: %(default)s)",
     )
 
     explain = sub.add_parser(
@@ -148,7 +183,92 @@ def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, st
             yield url, None
 
 
+class _UsageError(Exception):
+    """A command line that cannot run: printed, exit status 2."""
+
+
+_TABLE_SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+
+
+def _table_format(args: argparse.Namespace) -> str | None:
+    """``parquet`` or ``csv`` for table input, ``None`` for text (one URL per line)."""
+    if args.input_format is not None:
+        found = None if args.input_format == "text" else str(args.input_format)
+    else:
+        kinds = {_TABLE_SUFFIXES.get(_suffix(name)) for name in args.files or ["-"]}
+        if len(kinds) > 1:
+            raise _UsageError("mixed inputs: give text files and table files in separate runs")
+        found = kinds.pop()
+    if found is None and args.out is not None:
+        raise _UsageError("--out needs Parquet or CSV input (text input prints to stdout)")
+    if found is not None and (not args.files or "-" in args.files):
+        raise _UsageError(f"{found} input is read from files, not stdin")
+    return found
+
+
+def _suffix(name: str) -> str:
+    suffixes = [s.lower() for s in PurePath(name).suffixes]
+    while suffixes and suffixes[-1] in (".gz", ".zst"):
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
+
+
+def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
+    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
+    try:
+        import duckdb
+
+        from samepage import duckdb as engine
+    except ImportError as exc:
+        raise _UsageError(
+            f"{fmt} input needs DuckDB and pyarrow: pip install 'samepage[duckdb]' ({exc})"
+        ) from None
+    dedupe = args.command == "dedupe"
+    try:
+        with engine.Job(norm, args.memory_limit, ordered=not dedupe) as job:
+            if dedupe:
+                query = engine.groups_query(args.files, fmt, args.column, args.sample)
+            else:
+                query = engine.keys_query(
+                    args.files, fmt, args.column, keep_columns=args.out is not None
+                )
+            if args.out is not None:
+                job.copy(query, args.out)
+            else:
+                _print_table(job.batches(query), args)
+            outcome = job.outcome
+    except (duckdb.Error, ValueError) as exc:
+        raise _UsageError(str(exc).strip()) from None
+    if not outcome.invalid:
+        return EXIT_OK
+    what = "distinct value(s)" if dedupe else "value(s)"
+    examples = ", ".join(repr(e) for e in outcome.examples)
+    print(
+        f"samepage: not URLs (left without a key): {outcome.invalid} {what} of column "
+        f"{args.column!r}, e.g. {examples}",
+        file=sys.stderr,
+    )
+    return EXIT_PARTIAL
+
+
+def _print_table(batches: Iterator[Any], args: argparse.Namespace) -> None:
+    write = _stdout().write
+    for batch in batches:
+        if args.command == "normalize":
+            write("".join(f"{key}\n" for key in batch.column(0).to_pylist() if key is not None))
+            continue
+        for key, count, urls in zip(*(c.to_pylist() for c in batch.columns), strict=True):
+            if args.format == "jsonl":
+                group = {"key": key, "count": count, "urls": urls}
+                write(json.dumps(group, ensure_ascii=False) + "\n")
+            else:
+                write(f"{count}\t{key}\t{urls[0]}\n")
+
+
 def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    fmt = _table_format(args)
+    if fmt is not None:
+        return _run_table(norm, args, fmt)
     status = EXIT_OK
     write = _stdout().write
     for url, key in _keys(norm, args.files):
@@ -165,6 +285,9 @@ def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
 
 
 def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    fmt = _table_format(args)
+    if fmt is not None:
+        return _run_table(norm, args, fmt)
     status = EXIT_OK
     groups: dict[str, list[str]] = {}
     for url, key in _keys(norm, args.files):
@@ -235,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is not None:
             sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return status
-    except (LearnedFormatError, InvalidURL) as exc:
+    except (LearnedFormatError, InvalidURL, _UsageError) as exc:
         print(f"samepage: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except UnicodeEncodeError as exc:  # same, explain: all of the answer or none of it

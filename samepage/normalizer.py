@@ -33,6 +33,7 @@ __all__ = [
     "MIQPSNormalizer",
     "ParamDecision",
     "Rewrite",
+    "normalize_many",
     "normalize_url",
     "pattern_key",
     "same_page",
@@ -49,6 +50,7 @@ _MAX_REWRITES = 32
 _NAME_CACHE_LIMIT = 2_000
 
 Fallback = Literal["keep", "domain"]
+Errors = Literal["none", "raise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +467,38 @@ class MIQPSNormalizer:
             parts = new
         return parts
 
+    def normalize_many(
+        self, urls: Iterable[str | None], *, errors: Errors = "none"
+    ) -> list[str | None]:
+        """Return the key of each URL in ``urls``, in order: the batch form of :meth:`normalize`.
+
+        ``None`` in gives ``None`` out. A string that is not a URL gives ``None`` too, or,
+        with ``errors="raise"``, raises :class:`~samepage.InvalidURL`.
+
+        Args:
+            urls: URLs, or ``None`` for a missing value (a null in a table column).
+            errors: ``"none"`` (default) or ``"raise"``, for strings that are not URLs.
+
+        >>> MIQPSNormalizer().normalize_many(["https://A.example/?utm_source=x", None, "nope"])
+        ['https://a.example/', None, None]
+        """
+        if errors not in ("none", "raise"):
+            raise ValueError(f"errors must be 'none' or 'raise', not {errors!r}")
+        normalize = self.normalize
+        keys: list[str | None] = []
+        append = keys.append
+        for url in urls:
+            if url is None:
+                append(None)
+                continue
+            try:
+                append(normalize(url))
+            except InvalidURL:
+                if errors == "raise":
+                    raise
+                append(None)
+        return keys
+
     def _filter(self, host: str, port: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)
         kept: list[Pair] = []
@@ -616,6 +650,15 @@ def normalize_url(url: str) -> str:
     'https://www.example.com/p?id=42'
     """
     return (_default or default_normalizer()).normalize(url)
+
+
+def normalize_many(urls: Iterable[str | None], *, errors: Errors = "none") -> list[str | None]:
+    """The keys of ``urls`` with the built-in rules; see :meth:`MIQPSNormalizer.normalize_many`.
+
+    >>> normalize_many(["https://example.com/p?fbclid=1&id=7", None])
+    ['https://example.com/p?id=7', None]
+    """
+    return (_default or default_normalizer()).normalize_many(urls, errors=errors)
 
 
 def pattern_key(url: str, *, normalizer: MIQPSNormalizer | None = None) -> str:

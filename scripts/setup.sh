@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a development environment from nothing: a virtual environment in .venv with samepage,
-# the learner and the test tools installed, and a Chromium for the learner to drive.
+# the learner, the DuckDB and Spark engines and the test tools installed, a Chromium for the
+# learner to drive and a Java runtime for Spark.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,11 +14,21 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 
+# Install Debian packages, as root only; the package lists are refreshed once per run.
+apt_updated=
+apt_install() {
+    if [ -z "$apt_updated" ]; then
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        apt_updated=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 stamp="$VENV/.samepage-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,test] into $VENV" >&2
+    echo "setup: installing samepage[learner,duckdb,spark,test] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,test]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,duckdb,spark,test]"
     touch "$stamp"
 fi
 
@@ -26,10 +37,20 @@ fi
 if ! "$VENV/bin/python" -m learner.browser >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing Debian's chromium package" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        apt_install chromium
     else
         echo "setup: no Chromium found; install one with: sudo apt-get install -y chromium" >&2
         echo "       (or: $VENV/bin/python -m playwright install chromium), or set SAMEPAGE_BROWSER" >&2
+    fi
+fi
+
+# Spark runs on a JVM: Java 17 or newer. On a Debian or Ubuntu machine without one, install
+# Debian's default headless runtime when we are allowed to.
+if ! command -v java >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing Debian's default-jre-headless package" >&2
+        apt_install default-jre-headless
+    else
+        echo "setup: no Java found; Spark needs one: sudo apt-get install -y default-jre-headless" >&2
     fi
 fi

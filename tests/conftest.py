@@ -7,7 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest_plugins = ("tests.plugins.browser", "tests.plugins.site", "tests.plugins.crawl")
+pytest_plugins = (
+    "tests.plugins.browser",
+    "tests.plugins.site",
+    "tests.plugins.crawl",
+    "tests.plugins.engines",
+)
 
 _PROXY_VARIABLES = (
     "http_proxy",

@@ -1,8 +1,10 @@
 """Every Python example in README.md and docs/*.md runs, and shows what it really returns.
 
 A line ``# 'value'`` (a Python literal as a comment) right after an expression states the
-expression's result: it is checked as an assertion. A block preceded by an HTML comment
-``<!-- not run: REASON -->`` is skipped (it needs files or a cluster the suite lacks).
+expression's result: it is checked as an assertion. Examples run in a folder that holds the
+files they name (``data/learned.json``, ``crawl.parquet``, ``crawl/*.parquet``). A block
+preceded by an HTML comment ``<!-- not run: REASON -->`` is skipped (it needs a cluster or
+a network the suite lacks).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from samepage import DomainEntry, LearnedSet, dump_learned
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -67,10 +71,26 @@ def test_the_docs_have_python_examples() -> None:
     assert len(BLOCKS) >= 2
 
 
+def _example_files(folder: Path) -> None:
+    """The files the examples name: a learned set, and a crawl index in Parquet."""
+    (folder / "data").mkdir()
+    learned = LearnedSet({"shop.example": DomainEntry({})}, settings={})
+    dump_learned(learned, folder / "data" / "learned.json")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    urls = ["https://shop.example/item?id=7&utm_source=mail", "https://shop.example/item?id=7"]
+    table = pa.table({"url": urls, "url_host_name": ["shop.example"] * 2})
+    pq.write_table(table, folder / "crawl.parquet")
+    (folder / "crawl").mkdir()
+    pq.write_table(table, folder / "crawl" / "part-0.parquet")
+
+
 @pytest.mark.parametrize("name, code", BLOCKS, ids=[name for name, _ in BLOCKS])
 def test_example_runs_and_shows_its_results(
     name: str, code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _example_files(tmp_path)
     monkeypatch.chdir(tmp_path)
     checked = _with_checks(code)
     exec(compile(checked, name, "exec"), {"__name__": "__doc_example__"})

@@ -1,0 +1,73 @@
+"""Keys for Apache Arrow string arrays: the batch path that DuckDB and Spark both go through.
+
+Needs ``pyarrow`` (``pip install 'samepage[duckdb]'`` or ``'samepage[spark]'``); ``import
+samepage`` never imports this module.
+
+>>> import pyarrow as pa
+>>> normalize_array(pa.array(["https://A.example/?utm_source=x&id=1", None, "nope"])).to_pylist()
+['https://a.example/?id=1', None, None]
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from samepage.normalizer import Errors, MIQPSNormalizer, default_normalizer
+
+__all__ = ["normalize_array"]
+
+
+def normalize_array(
+    array: pa.Array | pa.ChunkedArray,
+    normalizer: MIQPSNormalizer | None = None,
+    *,
+    errors: Errors = "none",
+) -> pa.Array | pa.ChunkedArray:
+    """Return the deduplication key of every URL in ``array``, null where there is none.
+
+    A null, or a string that is not a URL, gives a null key (or, with ``errors="raise"``, a
+    string that is not a URL raises :class:`~samepage.InvalidURL`). The rules and the learned
+    set are those of ``normalizer``, built once by the caller; by default the built-in rules.
+
+    Args:
+        array: a ``string``, ``large_string`` or ``string_view`` array, a dictionary array of
+            strings (each distinct value is normalised once), or a chunked array of these.
+        normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
+        errors: ``"none"`` (default) or ``"raise"``, for strings that are not URLs.
+
+    Returns:
+        An array of the same length: ``large_string`` for a ``large_string`` input, ``string``
+        otherwise; a chunked array, chunk for chunk, for a chunked input.
+
+    Raises:
+        TypeError: for an array that does not hold strings.
+    """
+    norm = normalizer or default_normalizer()
+    if isinstance(array, pa.ChunkedArray):
+        out_type = _key_type(array.type)
+        chunks = [_normalize_chunk(chunk, norm, errors) for chunk in array.chunks]
+        return pa.chunked_array(chunks, type=out_type)
+    return _normalize_chunk(array, norm, errors)
+
+
+def _key_type(type_: pa.DataType) -> pa.DataType:
+    if pa.types.is_dictionary(type_):
+        type_ = type_.value_type
+    if pa.types.is_large_string(type_):
+        return pa.large_string()
+    if pa.types.is_string(type_) or pa.types.is_string_view(type_) or pa.types.is_null(type_):
+        return pa.string()
+    raise TypeError(f"expected an array of strings, not {type_}")
+
+
+def _normalize_chunk(array: pa.Array, norm: MIQPSNormalizer, errors: Errors) -> pa.Array:
+    out_type = _key_type(array.type)
+    if isinstance(array, pa.DictionaryArray) and errors == "raise":
+        # An unused dictionary value that is not a URL must not raise.
+        array = array.dictionary_decode()
+    if isinstance(array, pa.DictionaryArray):
+        # Parquet readers hand out dictionary arrays for repetitive columns: one call per
+        # distinct value, then the keys are gathered by index.
+        keys = _normalize_chunk(array.dictionary, norm, errors)
+        return keys.take(array.indices)
+    return pa.array(norm.normalize_many(array.to_pylist(), errors=errors), type=out_type)

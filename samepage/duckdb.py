@@ -1,0 +1,301 @@
+"""samepage in DuckDB: a vectorized ``samepage_key(url)`` SQL function, and file-to-file jobs.
+
+Needs ``duckdb`` and ``pyarrow`` (``pip install 'samepage[duckdb]'``); ``import samepage``
+never imports this module.
+
+>>> import duckdb
+>>> con = duckdb.connect()
+>>> register(con)
+>>> con.sql("SELECT samepage_key('https://A.example/p/?utm_source=x&id=1')").fetchall()
+[('https://a.example/p?id=1',)]
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Literal
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from samepage.arrow import normalize_array
+from samepage.normalizer import MIQPSNormalizer, default_normalizer
+
+__all__ = [
+    "InputFormat",
+    "Job",
+    "Outcome",
+    "OutputFormat",
+    "dedupe_file",
+    "groups_query",
+    "keys_query",
+    "normalize_file",
+    "output_format",
+    "register",
+]
+
+InputFormat = Literal["parquet", "csv"]
+OutputFormat = Literal["parquet", "csv", "jsonl"]
+
+_OUTPUT_SUFFIXES: dict[str, OutputFormat] = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+_COPY_OPTIONS = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER", "jsonl": "FORMAT json"}
+_EXAMPLES = 3
+_BATCH_ROWS = 65_536
+
+
+@dataclass
+class Outcome:
+    """What a file job saw: the values it read that are not URLs (their key is null).
+
+    Attributes:
+        seen: how many values ``samepage_key`` was called on.
+        invalid: how many of them were not URLs (for :func:`dedupe_file`: distinct values).
+        examples: the first few of them.
+    """
+
+    seen: int = 0
+    invalid: int = 0
+    examples: list[str] = field(default_factory=list)
+
+
+class _KeyFunction:
+    """The Arrow function behind ``samepage_key``: one normalizer, and a tally of bad values."""
+
+    def __init__(self, normalizer: MIQPSNormalizer) -> None:
+        self.normalizer = normalizer
+        self.outcome = Outcome()
+        self._lock = threading.Lock()
+
+    def __call__(self, urls: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+        keys = normalize_array(urls, self.normalizer)
+        invalid = keys.null_count - urls.null_count
+        with self._lock:
+            self.outcome.seen += len(urls)
+        if invalid:
+            bad = urls.filter(pc.and_(pc.is_valid(urls), pc.is_null(keys)))
+            with self._lock:
+                self.outcome.invalid += invalid
+                room = _EXAMPLES - len(self.outcome.examples)
+                self.outcome.examples.extend(bad.slice(0, room).to_pylist() if room > 0 else [])
+        return keys
+
+
+def register(
+    con: duckdb.DuckDBPyConnection,
+    normalizer: MIQPSNormalizer | None = None,
+    name: str = "samepage_key",
+) -> None:
+    """Register ``name(url VARCHAR) -> VARCHAR`` on ``con``: the key, or NULL.
+
+    The function is vectorized: DuckDB hands it Arrow batches, and the rules and learned set
+    of ``normalizer`` (by default the built-in rules) are built once, here. A NULL, or a
+    value that is not a URL, gives NULL.
+
+    Args:
+        con: the DuckDB connection.
+        normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
+        name: the SQL name of the function.
+
+    Example::
+
+        register(con, MIQPSNormalizer(learned="data/learned.json"))
+        con.sql("SELECT samepage_key(url), count(*) FROM 'crawl/*.parquet' GROUP BY 1")
+    """
+    _register(con, normalizer or default_normalizer(), name, pinned=False)
+
+
+def _register(
+    con: duckdb.DuckDBPyConnection, norm: MIQPSNormalizer, name: str, *, pinned: bool
+) -> Outcome:
+    function = _KeyFunction(norm)
+    # "special": NULLs reach the function, and it may return NULL for a value that is not a
+    # URL (DuckDB refuses NULL results from a function registered with default handling).
+    # pinned: declared with side effects, so that the optimizer never copies the call into a
+    # pushed-down filter (`WHERE key IS NOT NULL` would otherwise normalise every URL twice).
+    con.create_function(  # type: ignore[call-overload]  # stubs type the options as enums
+        name,
+        function,
+        ["VARCHAR"],
+        "VARCHAR",
+        type="arrow",
+        null_handling="special",
+        side_effects=pinned,
+    )
+    return function.outcome
+
+
+def output_format(path: str) -> OutputFormat:
+    """The output format a path's extension names.
+
+    Raises:
+        ValueError: for an extension that is not ``.parquet``, ``.csv``, ``.jsonl`` or
+            ``.ndjson``.
+    """
+    found = _OUTPUT_SUFFIXES.get(PurePath(path).suffix.lower())
+    if found is None:
+        raise ValueError(f"{path}: output must end in .parquet, .csv, .jsonl or .ndjson")
+    return found
+
+
+def normalize_file(
+    sources: Sequence[str],
+    out: str,
+    *,
+    column: str = "url",
+    fmt: InputFormat = "parquet",
+    normalizer: MIQPSNormalizer | None = None,
+    memory_limit: str | None = None,
+) -> Outcome:
+    """Copy Parquet or CSV files to ``out`` with a ``key`` column added.
+
+    Every input column is kept, in order, with the key last: NULL for a NULL or for a value
+    that is not a URL. Rows keep their order. Files larger than memory are streamed.
+
+    Args:
+        sources: input paths; DuckDB globs (``crawl/*.parquet``) are allowed.
+        out: the output path; its extension picks Parquet, CSV or JSON Lines.
+        column: the column holding the URLs.
+        fmt: the input format.
+        normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
+        memory_limit: DuckDB's ``memory_limit`` (``"1GB"``); by default DuckDB's own.
+
+    Returns:
+        The values that were not URLs.
+    """
+    with Job(normalizer, memory_limit, ordered=True) as job:
+        job.copy(keys_query(sources, fmt, column, keep_columns=True), out)
+        return job.outcome
+
+
+def dedupe_file(
+    sources: Sequence[str],
+    out: str,
+    *,
+    column: str = "url",
+    fmt: InputFormat = "parquet",
+    sample: int = 5,
+    normalizer: MIQPSNormalizer | None = None,
+    memory_limit: str | None = None,
+) -> Outcome:
+    """Group the URLs of Parquet or CSV files by key: one row per key, largest groups first.
+
+    Output columns: ``key``, ``count`` (rows with that key) and ``urls`` (up to ``sample``
+    distinct spellings, the alphabetically first). NULL URLs are skipped; values that are not
+    URLs are left out and counted in the outcome (as distinct values). Each distinct URL is
+    normalised once; DuckDB spills to disk when the groups do not fit in memory.
+
+    Args:
+        sources: input paths; DuckDB globs are allowed.
+        out: the output path: Parquet, CSV or JSON Lines, by extension.
+        column: the column holding the URLs.
+        fmt: the input format.
+        sample: how many spellings to keep per key.
+        normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
+        memory_limit: DuckDB's ``memory_limit``; by default DuckDB's own.
+
+    Returns:
+        The values that were not URLs.
+    """
+    with Job(normalizer, memory_limit, ordered=False) as job:
+        job.copy(groups_query(sources, fmt, column, sample), out)
+        return job.outcome
+
+
+def keys_query(sources: Sequence[str], fmt: InputFormat, column: str, *, keep_columns: bool) -> str:
+    """The SQL that selects the key of each row (after the input's columns, if kept)."""
+    key = f"samepage_key({_ident(column)}::VARCHAR) AS key"
+    return f"SELECT {'*, ' if keep_columns else ''}{key} FROM {_source(sources, fmt)}"
+
+
+def groups_query(sources: Sequence[str], fmt: InputFormat, column: str, sample: int) -> str:
+    """The SQL that selects ``key, count, urls`` per key, largest groups first."""
+    if sample < 1:
+        raise ValueError(f"sample must be at least 1, not {sample}")
+    url = _ident(column)
+    # Exact duplicates (common in crawl logs) are counted before any key is computed, and the
+    # key is the grouping expression: one call per distinct URL.
+    return f"""
+        WITH spellings AS (
+            SELECT {url}::VARCHAR AS url, count(*) AS n FROM {_source(sources, fmt)}
+            WHERE {url} IS NOT NULL GROUP BY 1
+        ),
+        groups AS (
+            SELECT samepage_key(url) AS key, sum(n)::BIGINT AS count, min(url, {sample:d}) AS urls
+            FROM spellings GROUP BY 1
+        )
+        SELECT * FROM groups WHERE key IS NOT NULL ORDER BY count DESC, key
+    """
+
+
+class Job:
+    """One DuckDB connection with ``samepage_key`` registered, spilling to a private folder.
+
+    A context manager; :func:`normalize_file` and :func:`dedupe_file` run one each. The
+    ``outcome`` fills in as queries run.
+    """
+
+    def __init__(
+        self,
+        normalizer: MIQPSNormalizer | None = None,
+        memory_limit: str | None = None,
+        *,
+        ordered: bool = True,
+    ) -> None:
+        self._spill = tempfile.TemporaryDirectory(prefix="samepage-duckdb-")
+        self.con = duckdb.connect()
+        self.con.execute(f"SET temp_directory = {_literal(self._spill.name)}")
+        self.con.execute(f"SET preserve_insertion_order = {str(ordered).lower()}")
+        self.con.execute("SET enable_progress_bar = false")
+        if memory_limit is not None:
+            self.con.execute(f"SET memory_limit = {_literal(memory_limit)}")
+        self.outcome = _register(
+            self.con, normalizer or default_normalizer(), "samepage_key", pinned=True
+        )
+
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.con.close()
+        self._spill.cleanup()
+
+    def copy(self, query: str, out: str) -> None:
+        """Write the result of ``query`` to ``out`` (Parquet, CSV or JSON Lines)."""
+        options = _COPY_OPTIONS[output_format(out)]
+        self.con.execute(f"COPY ({query}) TO {_literal(out)} ({options})")
+
+    def batches(self, query: str) -> Iterator[pa.RecordBatch]:
+        """The result of ``query``, streamed in Arrow record batches."""
+        relation = self.con.sql(query)
+        # DuckDB 2 names it to_arrow_reader, 1.x fetch_arrow_reader.
+        reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_arrow_reader
+        yield from reader(_BATCH_ROWS)
+
+
+def _source(sources: Sequence[str], fmt: InputFormat) -> str:
+    if not sources:
+        raise ValueError("no input files")
+    paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+    if fmt == "csv":
+        return f"read_csv({paths}, header = true)"
+    return f"read_parquet({paths})"
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,85 @@
+"""The inputs every batch path is checked on, and what normalize_url makes of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from benchmarks.corpus import generate
+from samepage import InvalidURL, MIQPSNormalizer
+
+# Learned verdicts that change keys of the URLs below: on shop.example sessionid is neutral
+# in the pattern color&id&sessionid; on simple.example only page_id is content.
+LEARNED: dict[str, Any] = {
+    "format": "samepage.learned",
+    "version": 1,
+    "domains": {
+        "shop.example": {
+            "patterns": {
+                "color&id&sessionid": {
+                    "urls": 10,
+                    "params": {
+                        "color": {"verdict": "non-neutral", "tested": 5, "changed": 5},
+                        "id": {"verdict": "non-neutral", "tested": 5, "changed": 5},
+                        "sessionid": {"verdict": "neutral", "tested": 8, "changed": 0},
+                    },
+                }
+            }
+        },
+        "simple.example": {
+            "patterns": {
+                "page_id&view": {
+                    "urls": 3,
+                    "params": {
+                        "page_id": {"verdict": "non-neutral", "tested": 5, "changed": 5},
+                        "view": {"verdict": "neutral", "tested": 5, "changed": 0},
+                    },
+                }
+            }
+        },
+    },
+}
+
+_EDGES: list[str | None] = [
+    None,
+    "",
+    "not a url",
+    "https://",
+    "http://[::1",
+    "mailto:someone@example.com",
+    "javascript:alert(1)",
+    "HTTPS://Bücher.Example:443/a/./b/../c/?utm_source=x&q=1#top",
+    "https://shop.example/p?sessionid=abc&id=7&color=red&utm_medium=mail",
+    "https://shop.example/p?id=7&color=red&sessionid=zzz",
+    "https://shop.example/p?id=7&sessionid=abc",
+    "https://www.simple.example/x?view=grid&page_id=42&fbclid=1",
+    "https://simple.example/x?page_id=42&view=list",
+    None,
+    'https://example.com/a,b?x="quoted"&y=1',
+    "https://example.com/\u00e9t\u00e9?q=caf\u00e9",
+]
+
+
+def urls() -> list[str | None]:
+    """Edge cases, learned hosts and a slice of the benchmark corpus, nulls included."""
+    return _EDGES + [item.url for item in generate(300, seed=7)] + _EDGES
+
+
+def expected(values: list[str | None], learned: bool) -> list[str | None]:
+    """What a loop over ``normalize`` gives: the key, or None for None and for bad URLs."""
+    norm = MIQPSNormalizer(learned=LEARNED) if learned else MIQPSNormalizer()
+    out: list[str | None] = []
+    for url in values:
+        try:
+            out.append(None if url is None else norm.normalize(url))
+        except InvalidURL:
+            out.append(None)
+    return out
+
+
+def write_learned(folder: Path) -> Path:
+    """The learned set as a file in ``folder``."""
+    path = folder / "learned.json"
+    path.write_text(json.dumps(LEARNED), encoding="utf-8")
+    return path

@@ -1,0 +1,99 @@
+"""samepage.spark on a local Spark session: the key column and the dedupe job."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+from tests.plugins.engines import engine
+from tests.samepage.engine_inputs import LEARNED, expected, urls, write_learned
+
+
+def _frame(spark: Any, values: list[str | None]) -> Any:
+    rows = [(i, v) for i, v in enumerate(values)]
+    return spark.createDataFrame(rows, "row long, url string").repartition(3)
+
+
+@pytest.mark.parametrize("kind", ["arrow", "pandas"])
+def test_key_column_matches_normalize_url(
+    spark: Any, tmp_path: Path, kind: Literal["arrow", "pandas"]
+) -> None:
+    from pyspark.sql import functions as F
+
+    from samepage import spark as engine_module
+
+    values = urls()
+    df = _frame(spark, values)
+    plain = engine_module._key_udf(engine_module._Recipe({}), kind)
+    learned = engine_module._key_udf(engine_module._Recipe({"learned": LEARNED}), kind)
+    rows = (
+        df.select("row", plain(F.col("url")).alias("plain"), learned(F.col("url")).alias("learned"))
+        .orderBy("row")
+        .collect()
+    )
+    assert [r.plain for r in rows] == expected(values, learned=False)
+    assert [r.learned for r in rows] == expected(values, learned=True)
+
+
+def test_with_key_reads_the_learned_file_once_on_the_driver(spark: Any, tmp_path: Path) -> None:
+    from pyspark.sql import functions as F
+
+    from samepage import spark as engine_module
+    from samepage.spark import with_key
+
+    values = urls()
+    path = write_learned(tmp_path)
+    keyed = with_key(_frame(spark, values), "url", "k", learned=str(path))
+    path.unlink()  # the executors never needed it
+    rows = keyed.orderBy("row").collect()
+    assert [r.k for r in rows] == expected(values, learned=True)
+    assert keyed.columns == ["row", "url", "k"]
+
+    # Each Python worker built each normalizer once, however many batches and tasks it ran,
+    # and kept it in the module (not in a copy that came with the pickled function).
+    builds = F.udf(lambda _: max(engine_module._BUILDS.values(), default=0), "int")
+    assert {r[0] for r in keyed.select(builds("url")).collect()} == {1}
+
+
+def test_dedupe_job_matches_the_duckdb_cli(spark: Any, tmp_path: Path) -> None:
+    duckdb = engine("duckdb")
+    from samepage.spark import main
+
+    source = tmp_path / "crawl.parquet"
+    values = urls() + [u for u in urls() if u and u.startswith("https://shop")] * 3
+    _frame(spark, values).write.parquet(str(source))
+    learned = write_learned(tmp_path)
+    out = tmp_path / "groups"
+    argv = ["dedupe", str(source), str(out), "--column", "url", "--learned", str(learned)]
+    assert main([*argv, "--sample", "2"]) == 0
+    got = duckdb.sql(f"SELECT key, count, urls FROM '{out}/*.parquet'").fetchall()
+
+    from samepage import MIQPSNormalizer
+    from samepage.duckdb import dedupe_file
+
+    reference = tmp_path / "reference.parquet"
+    dedupe_file(
+        [f"{source}/*.parquet"],
+        str(reference),
+        sample=2,
+        normalizer=MIQPSNormalizer(learned=LEARNED),
+    )
+    want = duckdb.sql(f"SELECT key, count, urls FROM '{reference}'").fetchall()
+    assert sorted(got) == sorted(want)
+    # Two shop URLs with one key once the learned set drops sessionid, each 8 times.
+    counts = {key: count for key, count, _ in want}
+    assert len(want) > 100 and counts["https://shop.example/p?color=red&id=7"] == 16
+    with pytest.raises(Exception, match="already exists"):
+        main([*argv, "--output-format", "json"])
+    assert main([*argv, "--output-format", "json", "--overwrite"]) == 0
+    lines = [
+        json.loads(line)
+        for name in sorted(os.listdir(out))
+        if name.endswith(".json")
+        for line in (out / name).read_text("utf-8").splitlines()
+    ]
+    assert sorted((g["key"], g["count"]) for g in lines) == sorted((k, c) for k, c, _ in want)
