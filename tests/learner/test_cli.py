@@ -67,7 +67,7 @@ def test_unwritable_output_fails_before_any_work(domains: Path, tmp_path: Path) 
     "args, message",
     [
         (["--resolve", "shop.test"], "expected HOST=ADDR:PORT"),
-        (["--resolve", "shop.test=localhost:80"], "shop.test"),
+        (["--resolve", "shop.test=local_host:80"], "not an IP address or host name"),
         (["--samples", "0"], "samples: must be at least 1"),
         (["--min-samples", "20"], "--min-samples: must be between 1 and samples"),
     ],
