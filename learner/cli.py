@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import signal
 import sys
@@ -376,7 +377,7 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
 
     cache, out = Path(args.cache), Path(args.out)
     marker = cache / _DEMO_MARKER
-    if cache.exists() and not marker.exists() and any(cache.iterdir()):
+    if cache.exists() and not _made_by_a_demo(cache) and any(cache.iterdir()):
         raise ConfigError(f"--cache {cache}: not a folder an earlier demo made; not clearing it")
     if out.exists() and _written_by_a_crawl(out):
         raise ConfigError(f"--out {out}: a crawl wrote this learned set; the demo keeps it")
@@ -414,6 +415,19 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
 
 
 _DEMO_MARKER = ".samepage-demo"
+
+
+def _made_by_a_demo(folder: Path) -> bool:
+    """Whether a demo made ``folder``: its marker, or (older demos) a run of the demo hosts."""
+    from learner.demo.sites import DEMO_HOSTS
+
+    if (folder / _DEMO_MARKER).exists():
+        return True
+    try:
+        targets = json.loads((folder / "run.json").read_text(encoding="utf-8"))["targets"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return False
+    return isinstance(targets, list) and bool(targets) and set(targets) <= set(DEMO_HOSTS)
 
 
 def _written_by_a_crawl(path: Path) -> bool:

@@ -282,3 +282,16 @@ def test_ctrl_c_stops_with_one_line_and_publishes_nothing(
     )
     assert "Traceback" not in rest and "ERROR" not in rest and "WARNING" not in rest
     assert not out.exists()
+
+
+def test_a_folder_an_older_demo_made_is_recognised_by_its_run(tmp_path: Path) -> None:
+    from learner.cli import _made_by_a_demo
+
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "run.json").write_text('{"targets": ["news.example", "shop.example"]}')
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    (crawl / "run.json").write_text('{"targets": ["shop.example.com"]}')
+    assert _made_by_a_demo(older) and not _made_by_a_demo(crawl)
+    assert not _made_by_a_demo(tmp_path / "missing")
