@@ -186,18 +186,11 @@ PROBE = r"""async (maxChars) => {
   const root = document.documentElement, body = document.body;
   const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   const text = body ? body.innerText : (root ? root.innerText : "");
-  const markup = root ? root.outerHTML : "";
-  let digest = 0x811c9dc5;
-  for (let i = 0; i < markup.length; i++) {
-    digest = Math.imul(digest ^ markup.charCodeAt(i), 0x01000193);
-  }
   return {height: height, text: text.slice(0, maxChars), title: document.title,
-          dom: (digest >>> 0).toString(16) + ":" + markup.length,
           changes: s ? s.changes : -1};
 }"""
-"""One cheap capture: size, visible text (capped in the page), title, a DOM digest (FNV-1a
-over the markup, which sees changes below the first screen that leave the text alone), and
-the count of DOM changes so far (to tell whether the page moved during a screenshot)."""
+"""One cheap capture: size, visible text (capped in the page), title, and the count of DOM
+changes that count as loading so far (to tell whether the page moved during a screenshot)."""
 
 SCROLL_THROUGH = r"""async ([limit, from]) => {
   const s = window.__samepage;
