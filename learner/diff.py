@@ -111,9 +111,9 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     common = sorted(set(before) & set(after))
     flips = []
     for key in common:
-        old, new = before[key], after[key]
-        for name in sorted(set(old) | set(new)):
-            was, now = _state(old, name), _state(new, name)
+        then, later = before[key], after[key]
+        for name in sorted(set(then) | set(later)):
+            was, now = _state(then, name), _state(later, name)
             if was is not None and now is not None and was != now:
                 flips.append(Flip(*key, name, was, now))
     flips.sort(key=lambda f: (not f.dangerous, f.domain, f.pattern, f.param))

@@ -58,7 +58,7 @@ dl.totals{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin
 dl.totals dt{font-weight:600}dl.totals dd{margin:0}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-weight:600;border:1px solid}
 .v-non-neutral,.v-changed{background:#fde8e8;color:#8a1212;border-color:#d99}
-.v-neutral,.v-same{background:#e4f3e8;color:#155724;border-color:#8c8}
+.v-neutral,.v-same,.v-default{background:#e4f3e8;color:#155724;border-color:#8c8}
 .v-undecided{background:#fff2cc;color:#5c4000;border-color:#d8b860}
 .v-failed,.v-unknown{background:#eee;color:#333;border-color:#aaa}
 fieldset{border:1px solid var(--line);margin:12px 0;padding:6px 12px}
@@ -316,7 +316,36 @@ def _param(run: _Run, images: _Images, anchor: str, name: str, verdict: ParamVer
     parts += [_sample(run, images, i, s, f"without {name}") for i, s in enumerate(samples, 1)]
     if not samples:
         parts.append("<p>No samples recorded.</p>")
+    parts.append(_default_values(run, images, name, verdict))
     return "".join(parts) + "</article>"
+
+
+def _default_values(run: _Run, images: _Images, name: str, verdict: ParamVerdict) -> str:
+    """Each value tested as a default: learned ones, then rejected ones, with their samples."""
+    tested: list[tuple[str, str, Mapping[str, Any]]] = [
+        (value, "default", {**found.extra, **found.to_json()})
+        for value, found in sorted(verdict.defaults.items())
+    ]
+    rejected = _dict(verdict.extra.get("rejected_defaults"))
+    tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]
+    parts = []
+    for value, kind, found in tested:
+        pair = _code(f"{name}={value}")
+        parts.append(f'<div class="default"><h5>{pair} {_badge(kind)}</h5>')
+        if "tested" in found:
+            parts.append(
+                f"<p>tested {_e(found.get('tested'))}, changed {_e(found.get('changed'))}, "
+                f"failed {_e(found.get('failed'))}</p>"
+            )
+        if found.get("reason"):
+            parts.append(f'<p class="reason"><strong>reason:</strong> {_e(found["reason"])}</p>')
+        parts.append(_coverage(found.get("coverage")))
+        samples = found.get("samples")
+        listed = [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
+        without = f"as normalised, without {name}"
+        parts += [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+        parts.append("</div>")
+    return "".join(parts)
 
 
 def _coverage(found: object) -> str:
@@ -327,8 +356,8 @@ def _coverage(found: object) -> str:
     listed = ", ".join(_code(p) for p in paths) if isinstance(paths, list) and paths else "none"
     return (
         f'<p class="coverage">samples covered {_e(found.get("paths_tested"))} of '
-        f'{_e(found.get("paths_seen"))} paths ({listed}) and '
-        f'{_e(found.get("companions_tested"))} of {_e(found.get("companions_seen"))} '
+        f"{_e(found.get('paths_seen'))} paths ({listed}) and "
+        f"{_e(found.get('companions_tested'))} of {_e(found.get('companions_seen'))} "
         "combinations of the other parameters' values</p>"
     )
 
