@@ -62,7 +62,7 @@ async def _learn(
 
 
 def _merged(result: CrawlResult, pairs: Sequence[tuple[str, str]]) -> int:
-    norm = MIQPSNormalizer(learned=result.out)
+    norm = MIQPSNormalizer(learned=result.learned)
     return sum(norm.same(a, b) for a, b in pairs)
 
 
@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--samples", type=int, default=4, help="samples per parameter (S)")
     parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
-    parser.add_argument("--default-values", type=int, default=3, help="values tested (K)")
+    parser.add_argument("--default-values", type=int, default=2, help="values tested (K)")
     parser.add_argument("--hosts", default="defaults.test", help="fixture hosts to study")
     args = parser.parse_args(argv)
     if args.samples < 1:

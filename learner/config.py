@@ -107,7 +107,7 @@ class LearnerConfig:
     min_contexts: int = 2
     give_up_after: int = 2
     joint_samples: int = 2
-    default_values: int = 3
+    default_values: int = 2
     concurrency: int = 2
     per_host: int = 1
     delay_s: float = 1.0

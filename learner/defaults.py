@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from learner.classify import GAVE_UP, Compare, _coverage, _coverage_gap, _Spread, _Tally
@@ -52,11 +53,21 @@ def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Con
     ]
 
 
+MIN_SHARE = 0.1
+"""The least share of a pattern's URLs a value must have to be tested as a default.
+
+Links point at a default (``?page=1`` from a menu, ``?size=M`` from a listing), so a default
+is among a parameter's frequent values; a value rarer than this (one id of hundreds) is
+not worth the renders.
+"""
+
+
 def candidate_values(group: PatternGroup, name: str, config: LearnerConfig) -> list[str]:
     """The ``default_values`` most frequent values of ``name`` that could become defaults.
 
     A value must be the parameter's only value in at least ``min_samples`` URLs with
-    pairwise different contexts; ties in frequency go to the smaller value.
+    pairwise different contexts, and in at least :data:`MIN_SHARE` of the pattern's URLs;
+    ties in frequency go to the smaller value.
 
     >>> urls = [f"https://s.example/l?page={p}&q={q}" for p in (1, 2) for q in "abc"]
     >>> group = PatternGroup("page&q", tuple(urls), 6)
@@ -69,26 +80,40 @@ def candidate_values(group: PatternGroup, name: str, config: LearnerConfig) -> l
         if len(values) == 1:
             counts[values[0]] += 1
     ranked = sorted(counts, key=lambda v: (-counts[v], v))
+    least = MIN_SHARE * len(group.statics)
     supported = [
-        v for v in ranked if len({c for _, c in _contexts(group, name, v)}) >= config.min_samples
+        v
+        for v in ranked
+        if counts[v] >= least
+        and len({c for _, c in _contexts(group, name, v)}) >= config.min_samples
     ]
     return supported[: config.default_values]
 
 
 def value_samples(
-    group: PatternGroup, name: str, value: str, size: int, seed: str, prefer: set[str]
+    group: PatternGroup,
+    name: str,
+    value: str,
+    size: int,
+    seed: str,
+    prefer: Sequence[set[str]] = (),
 ) -> list[str]:
     """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
 
-    New paths come first, then new values of the other parameters; within each, URLs in
-    ``prefer`` (already rendered by the parameter tests) come first, then the pattern's
-    seeded order.
+    New paths come first, then new values of the other parameters; within each, URLs of
+    the first set of ``prefer`` come first (the parameter's own samples, whose comparison
+    may be done already), then those of the next (rendered by other tests), then the
+    pattern's seeded order.
     """
     found = _contexts(group, name, value)
     order = list(range(len(group.urls)))
     random.Random(seed).shuffle(order)
     rank = {index: n for n, index in enumerate(order)}
-    found.sort(key=lambda item: (group.urls[item[0]] not in prefer, rank[item[0]]))
+
+    def tier(url: str) -> int:
+        return next((n for n, urls in enumerate(prefer) if url in urls), len(prefer))
+
+    found.sort(key=lambda item: (tier(group.urls[item[0]]), rank[item[0]]))
     picks: list[int] = []
     paths: set[str] = set()
     contexts: set[Context] = set()
@@ -170,9 +195,8 @@ async def learn_defaults(
         return entry
     names = group.names
     kept = {n for n, v in entry.params.items() if not v.neutral}
-    sampled = {
-        u for urls in choose_samples(group, names, config.samples, seed).values() for u in urls
-    }
+    chosen = choose_samples(group, names, config.samples, seed)
+    sampled = {u for urls in chosen.values() for u in urls}
     trials = []
     seen_changing: dict[tuple[str, str], dict[str, Any]] = {}
     for name in names:
@@ -191,7 +215,9 @@ async def learn_defaults(
                 name,
                 value,
                 group,
-                value_samples(group, name, value, config.samples, seed, sampled),
+                value_samples(
+                    group, name, value, config.samples, seed, (set(chosen[name]), sampled)
+                ),
                 kept,
                 config,
                 compare,

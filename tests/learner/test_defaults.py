@@ -55,11 +55,15 @@ def test_candidate_values_are_the_most_frequent_with_enough_contexts() -> None:
     # A value seen in fewer than min_samples contexts is never a candidate.
     urls = ("http://s.test/p?a=1&b=1", "http://s.test/p?a=1&b=2", "http://s.test/p?a=2&b=1")
     assert candidate_values(PatternGroup("a&b", urls, 3), "a", config) == []
+    # Nor is a value rarer than MIN_SHARE of the pattern's URLs (one id of many).
+    rare = tuple(f"http://s.test/p?a=1&b={n}" for n in range(3))
+    rare += tuple(f"http://s.test/p?a={n}&b=0" for n in range(2, 40))
+    assert candidate_values(PatternGroup("a&b", rare, len(rare)), "a", config) == []
 
 
 def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
     group = _group("cat&sort")
-    picks = value_samples(group, "sort", "relevance", 4, "seed", set())
+    picks = value_samples(group, "sort", "relevance", 4, "seed")
     assert all("sort=relevance" in u for u in picks) and len(picks) == 4
     assert {u.split("?")[0] for u in picks[:2]} == {
         f"http://{DEFAULTS_HOST}/catalog",
@@ -70,7 +74,7 @@ def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
     ]
     assert len({json.dumps(c) for c in contexts}) == 4
     preferred = picks[-1]
-    assert value_samples(group, "sort", "relevance", 4, "seed", {preferred})[0] == preferred
+    assert value_samples(group, "sort", "relevance", 4, "seed", [{preferred}])[0] == preferred
 
 
 pytestmark = pytest.mark.browser
