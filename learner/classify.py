@@ -103,16 +103,21 @@ async def _test_param(
     return _verdict(tally, planned, config, _Spread.of(group, name))
 
 
-def _verdict(tally: _Tally, planned: int, config: LearnerConfig, spread: _Spread) -> ParamVerdict:
-    counts = (tally.tested, tally.changed, tally.failed)
+def _coverage(tally: _Tally, spread: _Spread) -> dict[str, Any]:
+    """The contexts the successful samples covered, against those the pattern offers."""
     paths = sorted({path for path, _ in tally.contexts})
-    coverage = {
+    return {
         "paths": paths[:5],
         "paths_tested": len(paths),
         "paths_seen": spread.paths,
         "companions_tested": len({c for _, c in tally.contexts}),
         "companions_seen": spread.companions,
     }
+
+
+def _verdict(tally: _Tally, planned: int, config: LearnerConfig, spread: _Spread) -> ParamVerdict:
+    counts = (tally.tested, tally.changed, tally.failed)
+    coverage = _coverage(tally, spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": coverage}
     if tally.changed > config.threshold * max(tally.tested, 1) and tally.changed:
         return ParamVerdict("non-neutral", *counts, extra=extra)

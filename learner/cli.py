@@ -236,6 +236,13 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         help="unusable originals after which a parameter, and then a site, is given up and "
         f"kept (default {d.give_up_after})",
     )
+    group.add_argument(
+        "--default-values",
+        type=int,
+        metavar="K",
+        help="most frequent values of each kept parameter tested against the page without "
+        f"the parameter, to learn values that mean none; 0 tests none (default {d.default_values})",
+    )
     group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
     group.add_argument(
         "--max-flip-fraction",
@@ -335,6 +342,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "min_samples": args.min_samples,
         "min_contexts": args.min_contexts,
         "give_up_after": args.give_up_after,
+        "default_values": args.default_values,
         "seed": args.seed,
         "gate_max_flip_fraction": args.gate_max_flip_fraction,
         "concurrency": args.concurrency,

@@ -107,6 +107,7 @@ class LearnerConfig:
     min_contexts: int = 2
     give_up_after: int = 2
     joint_samples: int = 2
+    default_values: int = 2
     concurrency: int = 2
     per_host: int = 1
     delay_s: float = 1.0
@@ -134,6 +135,7 @@ class LearnerConfig:
         _require(self.min_contexts >= 1, "min_contexts", "must be at least 1")
         _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
+        _require(self.default_values >= 0, "default_values", "must not be negative")
         _require(self.concurrency >= 1, "concurrency", "must be at least 1")
         _require(self.per_host >= 1, "per_host", "must be at least 1")
         _require(0 <= self.delay_s <= _MAX_SECONDS, "delay_s", "must be in [0, 86400]")
@@ -159,6 +161,7 @@ class LearnerConfig:
             "give_up_after": self.give_up_after,
             "top_patterns": self.top_patterns,
             "joint_samples": self.joint_samples,
+            "default_values": self.default_values,
             "seed": self.seed,
         }
 

@@ -26,6 +26,7 @@ from typing import Any
 from learner.browser import find_browser
 from learner.classify import classify_pattern, gave_up, kept
 from learner.config import LearnerConfig
+from learner.defaults import learn_defaults
 from learner.diff import GateResult
 from learner.discovery import discover
 from learner.errors import LearnerError, RenderCause
@@ -183,8 +184,9 @@ async def _learn_domain(
                 pages = PatternPages(run.runner, stats.counters)
                 compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
                 seed = f"{run.config.seed}:{target.key}:{group.pattern}"
-                patterns[group.pattern] = await classify_pattern(
-                    group, run.config, compare_bound, seed=seed
+                entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
+                patterns[group.pattern] = await learn_defaults(
+                    group, entry, run.config, compare_bound, seed=seed
                 )
                 run.progress.patterns_done += 1
                 run.progress.update()
@@ -255,7 +257,10 @@ def _untested(group: PatternGroup, reason: str) -> PatternEntry:
 
 
 def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
-    params = {name: kept(v, reason) if v.neutral else v for name, v in entry.params.items()}
+    # kept() leaves out learned defaults too: they rest on the same comparisons.
+    params = {
+        name: kept(v, reason) if v.neutral or v.defaults else v for name, v in entry.params.items()
+    }
     return PatternEntry(entry.urls, params, entry.extra)
 
 

@@ -1,8 +1,9 @@
 """What changed between two learned sets, and the publishing gate built on it.
 
-The dangerous direction is a parameter going from non-neutral to neutral: from then on the
-normalizer drops it, merging pages that used to stay apart. ``crawl --previous`` and
-``learner diff`` both decide with :func:`gate`.
+The dangerous direction is a parameter going from non-neutral to neutral, or a value of a
+parameter newly learned as a default: from then on the normalizer drops it, merging pages
+that used to stay apart. A default shows as the flip of ``name=value`` from ``kept`` to
+``default``. ``crawl --previous`` and ``learner diff`` both decide with :func:`gate`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from typing import Any
 from samepage import LearnedSet
 
 __all__ = ["Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
+
+
+_DANGEROUS = frozenset({("non-neutral", "neutral"), ("kept", "default")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +31,8 @@ class Flip:
 
     @property
     def dangerous(self) -> bool:
-        """Non-neutral to neutral: the normalizer would start dropping it."""
-        return self.old == "non-neutral" and self.new == "neutral"
+        """Non-neutral to neutral, or kept to default: the normalizer would start dropping it."""
+        return (self.old, self.new) in _DANGEROUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,29 +84,38 @@ class GateResult:
         verdict = "allowed" if self.allowed else "REFUSED"
         return (
             f"publishing gate {verdict}: {self.flipped_patterns} of {self.common} common patterns "
-            f"({share:.1%}) have a parameter flipped to neutral; "
+            f"({share:.1%}) have a parameter flipped to neutral or a new default; "
             f"the limit is {self.max_fraction:.1%}"
         )
 
 
 def _patterns(learned: LearnedSet) -> dict[tuple[str, str], dict[str, str]]:
-    return {
-        (domain, pattern): {name: v.verdict for name, v in entry.params.items()}
-        for domain, d in learned.domains.items()
-        for pattern, entry in d.patterns.items()
-    }
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for domain, d in learned.domains.items():
+        for pattern, entry in d.patterns.items():
+            states = out[(domain, pattern)] = {}
+            for name, v in entry.params.items():
+                states[name] = v.verdict
+                states.update((f"{name}={value}", "default") for value in v.defaults)
+    return out
+
+
+def _state(states: dict[str, str], key: str) -> str | None:
+    """A parameter's verdict, or a ``name=value``'s: ``default``, else ``kept``."""
+    return states.get(key, "kept" if "=" in key else None)
 
 
 def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     """Compare two learned sets; dangerous flips come first in ``flips``."""
     before, after = _patterns(old), _patterns(new)
     common = sorted(set(before) & set(after))
-    flips = [
-        Flip(domain, pattern, name, before[(domain, pattern)][name], verdict)
-        for domain, pattern in common
-        for name, verdict in sorted(after[(domain, pattern)].items())
-        if name in before[(domain, pattern)] and before[(domain, pattern)][name] != verdict
-    ]
+    flips = []
+    for key in common:
+        then, later = before[key], after[key]
+        for name in sorted(set(then) | set(later)):
+            was, now = _state(then, name), _state(later, name)
+            if was is not None and now is not None and was != now:
+                flips.append(Flip(*key, name, was, now))
     flips.sort(key=lambda f: (not f.dangerous, f.domain, f.pattern, f.param))
     return LearnedDiff(
         added=tuple(sorted(set(after) - set(before))),

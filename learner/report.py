@@ -142,7 +142,39 @@ def _param(
     parts += [_sample(run, images, i, s, f"without {name}") for i, s in enumerate(samples, 1)]
     if not samples:
         parts.append("<p>No samples recorded.</p>")
+    parts.append(_default_values(run, images, name, verdict))
     return "".join(parts) + "</article>"
+
+
+def _default_values(
+    run: RunFolder, images: EvidenceImages, name: str, verdict: ParamVerdict
+) -> str:
+    """Each value tested as a default: learned ones, then rejected ones, with their samples."""
+    tested: list[tuple[str, str, Mapping[str, Any]]] = [
+        (value, "default", {**found.extra, **found.to_json()})
+        for value, found in sorted(verdict.defaults.items())
+    ]
+    rejected = _dict(verdict.extra.get("rejected_defaults"))
+    tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]
+    parts = []
+    for value, kind, found in tested:
+        pair = code(f"{name}={value}")
+        parts.append(f'<div class="default"><h5>{pair} {badge(kind)}</h5>')
+        if "tested" in found:
+            parts.append(
+                f"<p>tested {escape(found.get('tested'))}, changed {escape(found.get('changed'))}, "
+                f"failed {escape(found.get('failed'))}</p>"
+            )
+        if found.get("reason"):
+            reason = escape(found["reason"])
+            parts.append(f'<p class="reason"><strong>reason:</strong> {reason}</p>')
+        parts.append(_coverage(found.get("coverage")))
+        samples = found.get("samples")
+        listed = [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
+        without = f"as normalised, without {name}"
+        parts += [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+        parts.append("</div>")
+    return "".join(parts)
 
 
 def _coverage(found: object) -> str:

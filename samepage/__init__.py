@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
+    DefaultValue,
     DomainEntry,
     LearnedSet,
     ParamVerdict,
@@ -34,6 +35,7 @@ from samepage.rules import Rule, RuleSet
 __version__ = "0.2.0"
 
 __all__ = [
+    "DefaultValue",
     "DomainEntry",
     "Explanation",
     "InvalidURL",

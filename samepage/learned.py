@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 from samepage import _url
+from samepage._encoding import QUERY, normalize_escapes
 from samepage._files import write_text_atomic
 from samepage._hosts import lookup_host
 from samepage.errors import LearnedFormatError
@@ -22,6 +23,7 @@ from samepage.errors import LearnedFormatError
 __all__ = [
     "FORMAT",
     "VERSION",
+    "DefaultValue",
     "DomainEntry",
     "LearnedSet",
     "ParamVerdict",
@@ -42,8 +44,33 @@ _COUNTS = ("tested", "changed", "failed")
 
 
 @dataclass(frozen=True, slots=True)
+class DefaultValue:
+    """A value of a kept parameter that renders the page without the parameter.
+
+    ``tested`` samples (all with this value, spread over the pattern's contexts) showed the
+    same page with and without the parameter; ``changed`` is always 0 and ``failed`` counts
+    samples that could not be decided (a default is learned only when none failed).
+    """
+
+    tested: int = 0
+    changed: int = 0
+    failed: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this default (extra evidence fields included)."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(tested=self.tested, changed=self.changed, failed=self.failed)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class ParamVerdict:
-    """What the learner concluded about one parameter of one pattern, and on what evidence."""
+    """What the learner concluded about one parameter of one pattern, and on what evidence.
+
+    ``defaults`` maps values (in the normalizer's query-value form) that mean "no parameter"
+    to their evidence: the normalizer drops ``name=value`` for those values only.
+    """
 
     verdict: Verdict
     tested: int = 0
@@ -51,6 +78,7 @@ class ParamVerdict:
     failed: int = 0
     reason: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, DefaultValue] = field(default_factory=dict)
 
     @property
     def neutral(self) -> bool:
@@ -65,6 +93,8 @@ class ParamVerdict:
         )
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.defaults:
+            out["defaults"] = {value: d.to_json() for value, d in sorted(self.defaults.items())}
         return out
 
 
@@ -376,5 +406,31 @@ class _Reader:
         reason = entry.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise self.fail(f"{where}.reason", "expected a string")
-        extra = {k: v for k, v in entry.items() if k not in ("verdict", "reason", *_COUNTS)}
-        return ParamVerdict(verdict, tested, changed, failed, reason=reason, extra=extra)
+        defaults = self.defaults(entry.get("defaults", {}), verdict, f"{where}.defaults")
+        extra = {
+            k: v for k, v in entry.items() if k not in ("verdict", "reason", "defaults", *_COUNTS)
+        }
+        return ParamVerdict(
+            verdict, tested, changed, failed, reason=reason, extra=extra, defaults=defaults
+        )
+
+    def defaults(self, value: Any, verdict: str, where: str) -> dict[str, DefaultValue]:
+        entries = self.mapping(value, where)
+        if entries and verdict == "neutral":
+            raise self.fail(where, "a neutral parameter is dropped whatever its value")
+        parsed = {}
+        for key, entry in entries.items():
+            at = f"{where}[{key!r}]"
+            if "&" in key or "#" in key or normalize_escapes(key, QUERY) != key:
+                raise self.fail(
+                    at,
+                    "a default value is written as normalised URLs carry it "
+                    f"({normalize_escapes(key.replace('&', '%26').replace('#', '%23'), QUERY)!r})",
+                )
+            fields = self.mapping(entry, at)
+            tested, changed, failed = (self.count(fields.get(n, 0), f"{at}.{n}") for n in _COUNTS)
+            if changed:
+                raise self.fail(f"{at}.changed", f"a default never changed the page, got {changed}")
+            extra = {k: v for k, v in fields.items() if k not in _COUNTS}
+            parsed[key] = DefaultValue(tested, changed, failed, extra)
+        return parsed

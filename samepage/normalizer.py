@@ -182,7 +182,7 @@ class _HostPolicy:
         learned = self.learned
         if learned is not None:
             decided = _learned_decision(
-                self.learned_key or "", learned, self.fallback, name, pattern
+                self.learned_key or "", learned, self.fallback, name, pattern, piece, pairs
             )
             if decided is not None:
                 return decided
@@ -214,12 +214,21 @@ def _has_name(pairs: list[Pair], lower_name: str) -> bool:
     return lower_name in {name.lower() for name, _ in pairs}
 
 
+def _count_name(pairs: list[Pair], name: str) -> int:
+    count = 0
+    for other, _ in pairs:
+        count += other == name
+    return count
+
+
 def _learned_decision(
     key: str,
     entry: DomainEntry,
     fallback: Mapping[str, bool] | None,
     name: str,
     pattern: str | None,
+    piece: str,
+    pairs: list[Pair],
 ) -> tuple[bool, Rule] | None:
     if entry.content is not None:
         kept = name in entry.content
@@ -232,6 +241,17 @@ def _learned_decision(
             return True, Rule(
                 f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
             )
+        if recorded.defaults:
+            default = recorded.defaults.get(value_of(piece))
+            if default is not None and _count_name(pairs, name) == 1:
+                # The learner tested this value only where the parameter appears once.
+                value = value_of(piece)
+                return False, Rule(
+                    f"learned:{key}:{pattern}:{name}:default={value}",
+                    "learned",
+                    f"a learned default: the page with {name}={value} and without {name} "
+                    f"were the same on {default.tested} sample(s)",
+                )
         detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
         if recorded.reason:
             detail += f"; {recorded.reason}"

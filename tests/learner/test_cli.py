@@ -99,7 +99,7 @@ def test_help_shows_each_default_once(command: str) -> None:
     assert "(default: False)" not in result.stdout
     # One option's help, wrapped over lines, names its default at most once.
     entries = re.split(r"\n  (?=-)", result.stdout)
-    assert [e for e in entries if e.count("default") > 1] == []
+    assert [e for e in entries if e.count("(default") > 1] == []
 
 
 def test_demo_refuses_to_clear_a_folder_it_did_not_make(tmp_path: Path) -> None:

@@ -72,3 +72,24 @@ def test_diff_command_exit_status(tmp_path: Path) -> None:
     new.write_text('{"format": "samepage.learned", "version": 7, "domains": {}}')
     bad = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown version 7" in bad.stderr
+
+
+def _with_default(values: dict[str, Any]) -> dict[str, Any]:
+    doc = _doc({"page&q": {"page": "non-neutral", "q": "non-neutral"}})
+    params = doc["domains"]["s.example"]["patterns"]["page&q"]["params"]
+    params["page"]["defaults"] = values
+    return doc
+
+
+def test_a_newly_learned_default_is_the_dangerous_direction() -> None:
+    old = LearnedSet.from_json(_with_default({}))
+    new = LearnedSet.from_json(_with_default({"1": {"tested": 3}}))
+    diff = diff_learned(old, new)
+    assert [(f.param, f.old, f.new, f.dangerous) for f in diff.flips] == [
+        ("page=1", "kept", "default", True)
+    ]
+    assert not gate(diff, 0.5).allowed
+    assert "DANGER s.example [page&q] page=1: kept -> default" in format_diff(diff)[1]
+    back = diff_learned(new, old)
+    assert [(f.param, f.dangerous) for f in back.flips] == [("page=1", False)]
+    assert gate(back, 0.0).allowed

@@ -343,3 +343,71 @@ def test_dump_follows_the_umask_for_a_new_file(tmp_path: Path, umask: int, expec
         os.umask(old)
     assert _mode(tmp_path / "new" / "learned.json") == expected
     assert [p.name for p in (tmp_path / "new").iterdir()] == ["learned.json"]  # no temp left
+
+
+def _default_doc(defaults: Any, verdict: str = "non-neutral") -> dict[str, Any]:
+    param = {"verdict": verdict, "tested": 4, "changed": 4, "defaults": defaults}
+    return {
+        "format": "samepage.learned",
+        "version": 1,
+        "domains": {"s.example": {"patterns": {"page&q": {"urls": 9, "params": {"page": param}}}}},
+    }
+
+
+def test_defaults_round_trip_and_old_files_have_none(tmp_path: Path) -> None:
+    doc = _default_doc({"1": {"tested": 3, "changed": 0, "failed": 0, "samples": ["x"]}})
+    learned = load_learned(doc)
+    page = learned.domains["s.example"].patterns["page&q"].params["page"]
+    assert page.defaults["1"].tested == 3 and page.defaults["1"].extra == {"samples": ["x"]}
+    path = tmp_path / "learned.json"
+    dump_learned(learned, path)
+    again = load_learned(path).domains["s.example"].patterns["page&q"].params["page"]
+    assert again == page
+    del doc["domains"]["s.example"]["patterns"]["page&q"]["params"]["page"]["defaults"]
+    old = load_learned(doc).domains["s.example"].patterns["page&q"].params["page"]
+    assert old.defaults == {} and "defaults" not in old.to_json()
+
+
+@pytest.mark.parametrize(
+    "defaults, verdict, message",
+    [
+        (["1"], "non-neutral", "defaults: expected an object, got list"),
+        ({"1": 3}, "non-neutral", "defaults['1']: expected an object, got int"),
+        ({"1": {"tested": -1}}, "non-neutral", "defaults['1'].tested: expected a non-negative"),
+        ({"1": {"tested": 3, "changed": 1}}, "non-neutral", "a default never changed the page"),
+        ({"%7e": {"tested": 3}}, "non-neutral", "as normalised URLs carry it ('~')"),
+        ({"a&b": {"tested": 3}}, "non-neutral", "as normalised URLs carry it"),
+        ({"1": {"tested": 3}}, "neutral", "a neutral parameter is dropped whatever its value"),
+    ],
+)
+def test_malformed_defaults_are_refused_naming_the_entry(
+    defaults: Any, verdict: str, message: str
+) -> None:
+    with pytest.raises(LearnedFormatError) as info:
+        load_learned(_default_doc(defaults, verdict))
+    assert "domains['s.example'].patterns['page&q'].params['page'].defaults" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_the_normalizer_drops_a_learned_default_and_keeps_every_other_value() -> None:
+    norm = MIQPSNormalizer(learned=_default_doc({"1": {"tested": 3}, "a~b": {"tested": 3}}))
+    base = "https://s.example/search?q=oak"
+    assert norm.normalize(base + "&page=1") == base
+    assert norm.normalize("https://www.s.example/search?page=1&q=oak") == (
+        "https://www.s.example/search?q=oak"
+    )
+    # Values compare after the normalizer's own escape normalisation.
+    assert norm.normalize(base + "&page=a%7Eb") == base
+    for other in ("2", "01", "", "1.0"):
+        assert (
+            norm.normalize(f"{base}&page={other}") == f"https://s.example/search?page={other}&q=oak"
+        )
+    # A bare name, a repeated parameter, another pattern: kept.
+    assert norm.normalize(base + "&page") == "https://s.example/search?page&q=oak"
+    twice = norm.normalize(base + "&page=1&page=2")
+    assert twice == "https://s.example/search?page=1&page=2&q=oak"
+    assert norm.normalize("https://s.example/search?page=1") == "https://s.example/search?page=1"
+    trace = norm.explain(base + "&page=1")
+    page = next(p for p in trace.params if p.name == "page")
+    assert not page.kept and page.rule == "learned:s.example:page&q:page:default=1"
+    assert "a learned default" in page.source and "3 sample(s)" in page.source

@@ -1,0 +1,147 @@
+"""Measure what learning default values costs in renders, and what it merges.
+
+Run from the repository root (needs Chromium, see ``docs/learner.md``)::
+
+    python -m benchmarks.bench_defaults --samples 4 --hosts defaults.test,shop.test,news.test
+
+The learner studies the hosts from the fixture's observed-URL logs twice, each time in a
+fresh run folder: with ``default_values=0`` (the parameter tests alone) and with
+``--default-values K``. Renders are deterministic for the fixture, so the difference is what
+the default tests cost. The learned sets of both runs are then given the held-out default
+pairs of ``defaults.test`` (values the log never shows) and the pairs that look like
+defaults but are different pages: the first should merge, the second never.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from learner.browser import find_browser
+from learner.config import LearnerConfig
+from learner.crawl import CrawlResult, crawl
+from learner.demo.server import SiteServer
+from learner.targets import parse_target
+from samepage import MIQPSNormalizer
+from tests.site.defaults import (
+    defaults_different_pairs,
+    defaults_site,
+    defaults_urls,
+    held_out_pairs,
+)
+from tests.site.fixture import fixture_sites, observed_urls
+from tests.site.learner_settings import SUITE_CONFIG
+
+
+async def _learn(
+    hosts: Sequence[str],
+    config: LearnerConfig,
+    server: SiteServer,
+    folder: Path,
+    browser: str | None,
+) -> tuple[CrawlResult, float]:
+    started = time.perf_counter()
+    result = await crawl(
+        [parse_target(f"http://{host}") for host in hosts],
+        config=config,
+        out=folder / "learned.json",
+        cache=folder / "run",
+        observed=[*defaults_urls(), *observed_urls()],
+        resolve=server.resolve(),
+        browser=browser,
+    )
+    return result, time.perf_counter() - started
+
+
+def _merged(result: CrawlResult, pairs: Sequence[tuple[str, str]]) -> int:
+    norm = MIQPSNormalizer(learned=result.learned)
+    return sum(norm.same(a, b) for a, b in pairs)
+
+
+async def run(args: argparse.Namespace) -> int:
+    hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
+    config = dataclasses.replace(
+        SUITE_CONFIG,
+        samples=args.samples,
+        min_samples=min(args.min_samples, args.samples),
+        default_values=args.default_values,
+    )
+    choice = find_browser()
+    held, different = held_out_pairs(), defaults_different_pairs()
+    with (
+        SiteServer([defaults_site(), *fixture_sites()]) as server,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        base, base_s = await _learn(
+            hosts,
+            dataclasses.replace(config, default_values=0),
+            server,
+            Path(tmp) / "params",
+            choice.executable,
+        )
+        full, full_s = await _learn(
+            hosts, config, server, Path(tmp) / "defaults", choice.executable
+        )
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}; "
+        f"samples={config.samples} min_samples={config.min_samples} "
+        f"default_values={config.default_values}\n"
+    )
+    print("| host | renders, parameter tests | renders, with defaults | extra | defaults learned |")
+    print("|---|---:|---:|---:|---:|")
+    for before, after in zip(base.domains, full.domains, strict=True):
+        learned = full.learned.domains.get(after.key)
+        count = sum(
+            len(v.defaults)
+            for p in (learned.patterns.values() if learned else ())
+            for v in p.params.values()
+        )
+        extra = after.renders - before.renders
+        share = extra / before.renders if before.renders else 0.0
+        print(
+            f"| {after.key} | {before.renders} | {after.renders} | {extra} ({share:.0%}) "
+            f"| {count} |"
+        )
+    total_before = sum(d.renders for d in base.domains)
+    total_after = sum(d.renders for d in full.domains)
+    print(
+        f"| **all** | {total_before} | {total_after} | "
+        f"**{total_after - total_before} ({(total_after - total_before) / total_before:.0%})** | |"
+    )
+    print(
+        f"\nHeld-out default pairs merged: {_merged(base, held)} of {len(held)} without "
+        f"defaults, {_merged(full, held)} of {len(held)} with. Look-alike pairs merged (must "
+        f"be 0): {_merged(base, different)} and {_merged(full, different)} of {len(different)}."
+        f"\nWall time: {base_s:.0f} s and {full_s:.0f} s."
+    )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_defaults",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--samples", type=int, default=4, help="samples per parameter (S)")
+    parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
+    parser.add_argument("--default-values", type=int, default=2, help="values tested (K)")
+    parser.add_argument("--hosts", default="defaults.test", help="fixture hosts to study")
+    args = parser.parse_args(argv)
+    if args.samples < 1:
+        print("--samples must be at least 1", file=sys.stderr)
+        return 2
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,225 @@
+"""Default values: learned exactly where the page without the parameter is the same page.
+
+``defaults.test`` (``tests/site/defaults.py``) has defaults of five kinds and two traps; the
+learner runs on it in real Chromium, and the learned file must make the normalizer merge
+the held-out default pairs and nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from learner.browser import BrowserChoice
+from learner.config import LearnerConfig
+from learner.crawl import CrawlResult, crawl
+from learner.defaults import candidate_values, value_samples
+from learner.demo.server import SiteServer
+from learner.diff import diff_learned
+from learner.report import write_report
+from learner.sampling import PatternGroup, group_by_pattern
+from learner.targets import parse_target
+from samepage import MIQPSNormalizer
+from tests.site.checks import assert_merges_only_same_pages, verdicts
+from tests.site.defaults import (
+    DEFAULTS,
+    DEFAULTS_HOST,
+    DEFAULTS_TRUTH,
+    defaults_different_pairs,
+    defaults_site,
+    defaults_urls,
+    held_out_pairs,
+    page_of,
+)
+from tests.site.learner_settings import SUITE_CONFIG
+
+
+def _group(pattern: str) -> PatternGroup:
+    return group_by_pattern(defaults_urls(), MIQPSNormalizer())[pattern]
+
+
+def test_candidate_values_are_the_most_frequent_with_enough_contexts() -> None:
+    config = LearnerConfig(default_values=2)
+    assert candidate_values(_group("id&size"), "size", config) == ["M", "L"]
+    assert (
+        candidate_values(_group("id&size"), "size", dataclasses.replace(config, default_values=0))
+        == []
+    )
+    # A value seen in fewer than min_samples contexts is never a candidate.
+    urls = ("http://s.test/p?a=1&b=1", "http://s.test/p?a=1&b=2", "http://s.test/p?a=2&b=1")
+    assert candidate_values(PatternGroup("a&b", urls, 3), "a", config) == []
+    # Nor is a value rarer than MIN_SHARE of the pattern's URLs (one id of many).
+    rare = tuple(f"http://s.test/p?a=1&b={n}" for n in range(3))
+    rare += tuple(f"http://s.test/p?a={n}&b=0" for n in range(2, 40))
+    assert candidate_values(PatternGroup("a&b", rare, len(rare)), "a", config) == []
+
+
+def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
+    group = _group("cat&sort")
+    picks = value_samples(group, "sort", "relevance", 4, "seed")
+    assert all("sort=relevance" in u for u in picks) and len(picks) == 4
+    assert {u.split("?")[0] for u in picks[:2]} == {
+        f"http://{DEFAULTS_HOST}/catalog",
+        f"http://{DEFAULTS_HOST}/deals",
+    }
+    contexts = [
+        (u.split("?")[0], [p for p in u.split("?")[1].split("&") if "sort" not in p]) for u in picks
+    ]
+    assert len({json.dumps(c) for c in contexts}) == 4
+    preferred = picks[-1]
+    assert value_samples(group, "sort", "relevance", 4, "seed", [{preferred}])[0] == preferred
+
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def defaults_server() -> Iterator[SiteServer]:
+    with SiteServer([defaults_site()]) as server:
+        yield server
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def defaults_run(
+    defaults_server: SiteServer,
+    browser_choice: BrowserChoice,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> CrawlResult:
+    folder = tmp_path_factory.mktemp("defaults")
+    return await crawl(
+        [parse_target(f"http://{DEFAULTS_HOST}")],
+        config=SUITE_CONFIG,
+        out=folder / "learned.json",
+        cache=folder / "run",
+        observed=defaults_urls(),
+        resolve=defaults_server.resolve(),
+        browser=browser_choice.executable,
+    )
+
+
+def _defaults(result: CrawlResult) -> dict[str, dict[str, frozenset[str]]]:
+    patterns = result.learned.domains[DEFAULTS_HOST].patterns
+    return {
+        key: {name: frozenset(v.defaults) for name, v in entry.params.items() if v.defaults}
+        for key, entry in patterns.items()
+        if any(v.defaults for v in entry.params.values())
+    }
+
+
+def test_verdicts_and_defaults_are_exactly_the_truth(defaults_run: CrawlResult) -> None:
+    assert verdicts(defaults_run.learned)[DEFAULTS_HOST] == DEFAULTS_TRUTH
+    assert _defaults(defaults_run) == DEFAULTS
+
+
+def test_the_traps_are_rejected_on_rendered_evidence(defaults_run: CrawlResult) -> None:
+    patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
+    # page=1 where page 1 is not the overview the archive shows without a page.
+    archive = patterns["page&year"].params["page"].extra["rejected_defaults"]["1"]
+    assert archive["reason"] == "the page changed without the parameter"
+    assert archive["changed"] == 1 and archive["failed"] == 0
+    # view=full is the page without view on /doc only: a sample on /manual changed.
+    view = patterns["chapter&view"].params["view"].extra["rejected_defaults"]["full"]
+    assert view["changed"] == 1
+    assert any("/manual?" in s["url"] and s["outcome"] == "changed" for s in view["samples"])
+
+
+def test_each_default_rests_on_same_samples_in_distinct_contexts(defaults_run: CrawlResult) -> None:
+    patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
+    sort = patterns["cat&sort"].params["sort"].defaults["relevance"]
+    assert sort.tested >= SUITE_CONFIG.min_samples and sort.failed == 0
+    assert sort.extra["coverage"]["paths"] == ["/catalog", "/deals"]
+    for key, params in DEFAULTS.items():
+        for name, values in params.items():
+            for value in values:
+                found = patterns[key].params[name].defaults[value]
+                samples = found.extra["samples"]
+                assert found.tested == len(samples) >= SUITE_CONFIG.min_samples
+                assert all(s["outcome"] == "same" for s in samples)
+                assert len({s["url"] for s in samples}) == len(samples)
+
+
+def test_the_learned_file_merges_held_out_default_pairs_and_nothing_else(
+    defaults_run: CrawlResult,
+) -> None:
+    assert len(held_out_pairs()) == 19
+    assert_merges_only_same_pages(defaults_run.out, held_out_pairs(), defaults_different_pairs())
+    # Nothing else: no two URLs of the log or of the pairs share a key unless they are one page.
+    norm = MIQPSNormalizer(learned=defaults_run.out)
+    urls = set(defaults_urls()) | set(itertools.chain.from_iterable(held_out_pairs()))
+    urls |= set(itertools.chain.from_iterable(defaults_different_pairs()))
+    pages: dict[str, set[tuple[str, ...]]] = {}
+    for url in urls:
+        pages.setdefault(norm.normalize(url), set()).add(page_of(url))
+    assert all(len(p) == 1 for p in pages.values())
+    # Before: the same parameters without their defaults merge none of the pairs.
+    plain = MIQPSNormalizer(learned=_without_defaults(defaults_run.out))
+    assert not any(plain.same(a, b) for a, b in held_out_pairs())
+
+
+def _without_defaults(path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(path.read_text())
+    for pattern in doc["domains"][DEFAULTS_HOST]["patterns"].values():
+        for param in pattern["params"].values():
+            param.pop("defaults", None)
+    return doc
+
+
+def test_explain_names_the_learned_default(defaults_run: CrawlResult) -> None:
+    norm = MIQPSNormalizer(learned=defaults_run.out)
+    trace = norm.explain(f"http://{DEFAULTS_HOST}/item?tab=description&id=30")
+    tab = next(p for p in trace.params if p.name == "tab")
+    assert not tab.kept and tab.rule == f"learned:{DEFAULTS_HOST}:id&tab:tab:default=description"
+
+
+def test_the_new_defaults_are_the_dangerous_direction_for_the_gate(
+    defaults_run: CrawlResult,
+) -> None:
+    before = MIQPSNormalizer(learned=_without_defaults(defaults_run.out)).learned
+    assert before is not None
+    diff = diff_learned(before, defaults_run.learned)
+    assert sorted(f.param for f in diff.dangerous) == [
+        "lang=en",
+        "page=1",
+        "size=M",
+        "sort=relevance",
+        "tab=description",
+    ]
+
+
+async def test_a_rerun_resumes_every_default_test_from_the_checkpoint(
+    defaults_run: CrawlResult,
+    defaults_server: SiteServer,
+    browser_choice: BrowserChoice,
+    tmp_path: Path,
+) -> None:
+    again = await crawl(
+        [parse_target(f"http://{DEFAULTS_HOST}")],
+        config=SUITE_CONFIG,
+        out=tmp_path / "learned.json",
+        cache=defaults_run.run_folder,
+        observed=defaults_urls(),
+        resolve=defaults_server.resolve(),
+        browser=browser_choice.executable,
+    )
+    assert again.stats["comparisons"] == 0 and again.stats["renders"] == 0
+    assert (
+        again.learned.domains[DEFAULTS_HOST].patterns
+        == defaults_run.learned.domains[DEFAULTS_HOST].patterns
+    )
+
+
+def test_the_report_shows_each_default_with_its_evidence(
+    defaults_run: CrawlResult, tmp_path: Path
+) -> None:
+    index = write_report(defaults_run.run_folder, tmp_path / "report")
+    text = index.read_text(encoding="utf-8")
+    assert '<code>sort=relevance</code> <span class="badge v-default">default</span>' in text
+    assert '<code>page=1</code> <span class="badge v-kept">kept</span>' in text
+    assert "the page changed without the parameter" in text
