@@ -23,7 +23,7 @@ from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
-from samepage.learned import DomainEntry, LearnedSet, LearnedSource, load_learned
+from samepage.learned import DomainEntry, LearnedSet, LearnedSource, PatternEntry, load_learned
 from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule, RuleSet, default_rules
 
 logger = logging.getLogger(__name__)
@@ -221,6 +221,16 @@ def _count_name(pairs: list[Pair], name: str) -> int:
     return count
 
 
+def _another_default(found: PatternEntry, name: str, pairs: list[Pair]) -> bool:
+    """Whether a parameter other than ``name`` carries one of its learned defaults."""
+    for other, piece in pairs:
+        if other != name:
+            recorded = found.params.get(other)
+            if recorded is not None and value_of(piece) in recorded.defaults:
+                return True
+    return False
+
+
 def _learned_decision(
     key: str,
     entry: DomainEntry,
@@ -243,8 +253,16 @@ def _learned_decision(
             )
         if recorded.defaults:
             default = recorded.defaults.get(value_of(piece))
+            # The learner tested each default alone: where the parameter appears once, and
+            # never with a second default dropped at the same time.
+            if default is not None and _another_default(found, name, pairs):
+                return True, Rule(
+                    f"learned:{key}:{pattern}:{name}:default-with-another",
+                    "learned",
+                    "a learned default, kept: another parameter of the URL has its default "
+                    "too, and defaults were proven one at a time",
+                )
             if default is not None and _count_name(pairs, name) == 1:
-                # The learner tested this value only where the parameter appears once.
                 value = value_of(piece)
                 return False, Rule(
                     f"learned:{key}:{pattern}:{name}:default={value}",

@@ -411,3 +411,32 @@ def test_the_normalizer_drops_a_learned_default_and_keeps_every_other_value() ->
     page = next(p for p in trace.params if p.name == "page")
     assert not page.kept and page.rule == "learned:s.example:page&q:page:default=1"
     assert "a learned default" in page.source and "3 sample(s)" in page.source
+
+
+def test_two_learned_defaults_in_one_url_are_both_kept() -> None:
+    doc = _default_doc({"1": {"tested": 3}})
+    params = doc["domains"]["s.example"]["patterns"]["page&q"]["params"]
+    params["q"] = {"verdict": "non-neutral", "tested": 4, "changed": 4}
+    doc["domains"]["s.example"]["patterns"]["page&q&sort"] = {
+        "urls": 9,
+        "params": {
+            "page": params["page"],
+            "q": params["q"],
+            "sort": {
+                "verdict": "non-neutral",
+                "tested": 4,
+                "changed": 4,
+                "defaults": {"top": {"tested": 3}},
+            },
+        },
+    }
+    norm = MIQPSNormalizer(learned=doc)
+    base = "https://s.example/search?q=oak"
+    # Each default was proven alone; dropped together they were never tested.
+    both = base + "&page=1&sort=top"
+    assert norm.normalize(both) == "https://s.example/search?page=1&q=oak&sort=top"
+    assert norm.normalize(base + "&page=2&sort=top") == "https://s.example/search?page=2&q=oak"
+    assert norm.normalize(base + "&page=1&sort=new") == "https://s.example/search?q=oak&sort=new"
+    kept = {p.name: p.rule for p in norm.explain(both).params if p.kept}
+    assert kept["page"] == "learned:s.example:page&q&sort:page:default-with-another"
+    assert kept["sort"] == "learned:s.example:page&q&sort:sort:default-with-another"
