@@ -13,14 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from learner.config import LearnerConfig
-from learner.decision import HOPELESS_ORIGINAL
+from learner.evidence import Spread, Tally, coverage, coverage_gap
 from learner.model import PairOutcome
 from learner.sampling import (
-    Context,
     PatternGroup,
     choose_samples,
     context_of,
@@ -39,52 +37,11 @@ GAVE_UP = "given up"
 Compare = Callable[[str, str], Awaitable[PairOutcome]]
 
 
-@dataclass(slots=True)
-class _Tally:
-    tested: int = 0
-    changed: int = 0
-    failed: int = 0
-    hopeless: int = 0
-    """Samples so far whose original could not be used, before any success."""
-    reasons: list[str] = field(default_factory=list)
-    samples: list[dict[str, Any]] = field(default_factory=list)
-    contexts: list[Context] = field(default_factory=list)
-    """The contexts of the successful samples."""
-
-    def add(self, outcome: PairOutcome, context: Context) -> None:
-        if outcome.outcome == "failed":
-            self.failed += 1
-            if outcome.cause in HOPELESS_ORIGINAL and self.tested == 0:
-                self.hopeless += 1
-            if outcome.reason and outcome.reason not in self.reasons:
-                self.reasons.append(outcome.reason)
-        else:
-            self.tested += 1
-            self.changed += outcome.outcome == "changed"
-            self.contexts.append(context)
-        self.samples.append(
-            {"url": outcome.original, "candidate": outcome.candidate, "outcome": outcome.outcome}
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Spread:
-    """How many paths and companion values a pattern offers for one parameter."""
-
-    paths: int
-    companions: int
-
-    @classmethod
-    def of(cls, group: PatternGroup, name: str) -> _Spread:
-        contexts = [context_of(static, name) for static in group.statics]
-        return cls(len({p for p, _ in contexts}), len({c for _, c in contexts}))
-
-
 async def _test_param(
     name: str, group: PatternGroup, urls: list[str], config: LearnerConfig, compare: Compare
 ) -> ParamVerdict:
     """Test one parameter on its sample URLs, stopping as soon as the verdict is settled."""
-    tally = _Tally()
+    tally = Tally()
     planned = len(urls)
     for url in urls:
         outcome = await compare(url, without_param(url, name))
@@ -100,25 +57,13 @@ async def _test_param(
         # timeout each and could only end in "kept".
         if tally.hopeless >= config.give_up_after:
             break
-    return _verdict(tally, planned, config, _Spread.of(group, name))
+    return _verdict(tally, planned, config, Spread.of(group, name))
 
 
-def _coverage(tally: _Tally, spread: _Spread) -> dict[str, Any]:
-    """The contexts the successful samples covered, against those the pattern offers."""
-    paths = sorted({path for path, _ in tally.contexts})
-    return {
-        "paths": paths[:5],
-        "paths_tested": len(paths),
-        "paths_seen": spread.paths,
-        "companions_tested": len({c for _, c in tally.contexts}),
-        "companions_seen": spread.companions,
-    }
-
-
-def _verdict(tally: _Tally, planned: int, config: LearnerConfig, spread: _Spread) -> ParamVerdict:
+def _verdict(tally: Tally, planned: int, config: LearnerConfig, spread: Spread) -> ParamVerdict:
     counts = (tally.tested, tally.changed, tally.failed)
-    coverage = _coverage(tally, spread)
-    extra: dict[str, Any] = {"samples": tally.samples, "coverage": coverage}
+    found = coverage(tally, spread)
+    extra: dict[str, Any] = {"samples": tally.samples, "coverage": found}
     if tally.changed > config.threshold * max(tally.tested, 1) and tally.changed:
         return ParamVerdict("non-neutral", *counts, extra=extra)
     reason = ""
@@ -130,24 +75,12 @@ def _verdict(tally: _Tally, planned: int, config: LearnerConfig, spread: _Spread
         else:
             reason = f"only {tally.tested} successful sample(s); {config.min_samples} needed"
     else:
-        reason = _coverage_gap(coverage, config.min_contexts)
+        reason = coverage_gap(found, config.min_contexts)
     if reason:
         if tally.reasons:
             reason += " (" + "; ".join(tally.reasons[:3]) + ")"
         return ParamVerdict("non-neutral", *counts, reason=reason, extra=extra)
     return ParamVerdict("neutral", *counts, extra=extra)
-
-
-def _coverage_gap(coverage: dict[str, Any], least: int) -> str:
-    """Why the successful samples did not cover enough of the pattern's contexts, if so."""
-    for kind, what in (("paths", "paths"), ("companions", "values of the other parameters")):
-        need = min(least, coverage[f"{kind}_seen"])
-        if coverage[f"{kind}_tested"] < need:
-            return (
-                f"successful samples covered {coverage[f'{kind}_tested']} of "
-                f"{coverage[f'{kind}_seen']} {what}; {need} needed"
-            )
-    return ""
 
 
 def gave_up(entry: PatternEntry) -> bool:

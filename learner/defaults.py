@@ -29,8 +29,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from learner.classify import GAVE_UP, Compare, _coverage, _coverage_gap, _Spread, _Tally
+from learner.classify import GAVE_UP, Compare
 from learner.config import LearnerConfig
+from learner.evidence import Spread, Tally, coverage, coverage_gap
 from learner.sampling import (
     Context,
     PatternGroup,
@@ -139,15 +140,15 @@ async def _test_value(
     compare: Compare,
 ) -> tuple[str, DefaultValue | None, dict[str, Any]]:
     """Test one value on its samples; stop at the first sample that is not "same"."""
-    tally = _Tally()
+    tally = Tally()
     keep = kept - {name}
     for url in urls:
         outcome = await compare(url, keep_only(url, keep, group.names))
         tally.add(outcome, context_of(group.static_of(url), name))
         if outcome.outcome != "same":
             break
-    coverage = _coverage(tally, _Spread.of(group, name))
-    evidence: dict[str, Any] = {"samples": tally.samples, "coverage": coverage}
+    found = coverage(tally, Spread.of(group, name))
+    evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
     counts = {"tested": tally.tested, "changed": tally.changed, "failed": tally.failed}
     reason = ""
     if tally.changed:
@@ -157,7 +158,7 @@ async def _test_value(
     elif tally.tested < config.min_samples:
         reason = f"only {tally.tested} context(s) with this value; {config.min_samples} needed"
     else:
-        reason = _coverage_gap(coverage, config.min_contexts)
+        reason = coverage_gap(found, config.min_contexts)
     if reason:
         return value, None, {**evidence, **counts, "reason": reason}
     return value, DefaultValue(tally.tested, 0, 0, evidence), {}
