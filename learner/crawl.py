@@ -28,7 +28,7 @@ from learner.classify import classify_pattern, gave_up, kept
 from learner.config import LearnerConfig
 from learner.diff import GateResult
 from learner.discovery import discover
-from learner.errors import LearnerError, RenderCause
+from learner.errors import ConfigError, LearnerError, RenderCause
 from learner.fetch import fetch
 from learner.outputs import check_output
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
@@ -37,7 +37,8 @@ from learner.publish import GateRefused, publish
 from learner.renderer import Renderer
 from learner.resolve import parse_resolve
 from learner.samples import PatternPages, SampleRunner, SiteCounters
-from learner.sampling import PatternGroup, group_by_pattern, top_patterns
+from learner.plan import DomainPlan
+from learner.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.store import RunStore
 from learner.targets import Target
 from samepage import (
@@ -51,7 +52,16 @@ from samepage import (
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CrawlResult", "DomainStats", "GateRefused", "crawl"]
+__all__ = [
+    "CrawlResult",
+    "DomainStats",
+    "GateRefused",
+    "crawl",
+    "domain_sources",
+    "learned_set",
+    "politeness",
+    "run_summary",
+]
 
 # Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
 COMPARISON_VERSION = 2
@@ -163,18 +173,38 @@ async def _domain_urls(
     return urls
 
 
+async def _domain_patterns(
+    run: _Run,
+    target: Target,
+    observed: Sequence[str] | DomainPlan | None,
+    fetch_page: Any,
+    stats: DomainStats,
+) -> list[PatternGroup]:
+    """The patterns to study: from a plan, or grouped from the observed or discovered URLs."""
+    if isinstance(observed, DomainPlan):
+        delay = await run.robots.crawl_delay(target.origin)
+        run.limiter.set_crawl_delay(target.host, delay)
+        stats.urls, stats.patterns_seen = observed.urls, observed.patterns_seen
+        return list(observed.groups)
+    urls = await _domain_urls(run, target, observed, fetch_page, stats)
+    groups = group_by_pattern(urls, run.normalizer)
+    stats.patterns_seen = len(groups)
+    return top_patterns(groups, run.config.top_patterns)
+
+
 async def _learn_domain(
-    run: _Run, target: Target, observed: Sequence[str] | None, fetch_page: Any, stats: DomainStats
+    run: _Run,
+    target: Target,
+    observed: Sequence[str] | DomainPlan | None,
+    fetch_page: Any,
+    stats: DomainStats,
 ) -> DomainEntry | None:
     """Learn one domain within its time limit; what finished before a limit is kept."""
     patterns: dict[str, PatternEntry] = {}
     chosen: list[PatternGroup] = []
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
-            urls = await _domain_urls(run, target, observed, fetch_page, stats)
-            groups = group_by_pattern(urls, run.normalizer)
-            chosen = top_patterns(groups, run.config.top_patterns)
-            stats.patterns_seen = len(groups)
+            chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
             run.progress.patterns_total += len(chosen)
             started = time.monotonic()
             for group in chosen:
@@ -182,7 +212,7 @@ async def _learn_domain(
                     break
                 pages = PatternPages(run.runner, stats.counters)
                 compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
-                seed = f"{run.config.seed}:{target.key}:{group.pattern}"
+                seed = sample_seed(run.config.seed, target.key, group.pattern)
                 patterns[group.pattern] = await classify_pattern(
                     group, run.config, compare_bound, seed=seed
                 )
@@ -259,6 +289,83 @@ def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
     return PatternEntry(entry.urls, params, entry.extra)
 
 
+def learned_set(config: LearnerConfig, entries: Sequence[tuple[str, DomainEntry | None]]) -> LearnedSet:
+    """The learned set of a run's domain entries (a domain without an entry is left out)."""
+    return LearnedSet(
+        {key: entry for key, entry in entries if entry is not None},
+        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        settings=config.method_settings(),
+    )
+
+
+def run_summary(
+    config: LearnerConfig,
+    stats: Sequence[DomainStats],
+    *,
+    seconds: float,
+    render_seconds: float,
+    evidence: tuple[int, int],
+) -> dict[str, Any]:
+    """What a run did and cost, as ``stats.json`` records it."""
+    renders = sum(s.renders for s in stats)
+    return {
+        "domains": {s.key: s.to_json() for s in stats},
+        "renders": renders,
+        "render_failures": sum(s.counters.render_failures for s in stats),
+        "comparisons": sum(s.counters.comparisons for s in stats),
+        "resumed_comparisons": sum(s.counters.resumed for s in stats),
+        "seconds": round(seconds, 3),
+        "render_seconds": round(render_seconds, 3),
+        "pages_per_second": round(renders / seconds, 3) if seconds else 0.0,
+        "evidence_bytes": evidence[0],
+        "evidence_skipped": evidence[1],
+        "settings": config.to_json(),
+    }
+
+
+def politeness(
+    config: LearnerConfig, resolve: Mapping[str, str]
+) -> tuple[HostLimiter, RetryPolicy, Any, RobotsPolicy]:
+    """The per-host limiter, the retry policy, the polite plain fetcher and robots.txt.
+
+    One set per process that renders: per-host state lives where the host is studied.
+    """
+    limiter = HostLimiter(
+        delay_s=config.delay_s,
+        jitter_s=config.jitter_s,
+        per_host=config.per_host,
+        rng=random.Random(config.seed),
+    )
+    plain = functools.partial(
+        fetch,
+        resolve=resolve,
+        user_agent=config.render.user_agent,
+        timeout_s=config.render.page_timeout_s,
+    )
+    retry_policy = RetryPolicy(attempts=config.retries + 1)
+    fetch_page = polite_fetcher(plain, limiter=limiter, policy=retry_policy)
+    robots = RobotsPolicy(fetch_page, config.render.user_agent)
+    return limiter, retry_policy, fetch_page, robots
+
+
+def domain_sources(
+    targets: Sequence[Target],
+    observed: Sequence[str] | None,
+    plan: Mapping[str, DomainPlan] | None,
+) -> list[Sequence[str] | DomainPlan | None]:
+    """Where each target's patterns come from: its plan, the observed URLs, or discovery.
+
+    Raises:
+        ConfigError: a target is missing from the plan.
+    """
+    if plan is None:
+        return [observed for _ in targets]
+    missing = [t.key for t in targets if t.key not in plan]
+    if missing:
+        raise ConfigError(f"not in the plan: {', '.join(missing[:5])}; make the plan again")
+    return [plan[t.key] for t in targets]
+
+
 async def crawl(
     targets: Sequence[Target],
     *,
@@ -266,6 +373,7 @@ async def crawl(
     out: Path,
     cache: Path,
     observed: Sequence[str] | None = None,
+    plan: Mapping[str, DomainPlan] | None = None,
     resolve: Mapping[str, str] | None = None,
     browser: str | None = None,
     previous: Path | None = None,
@@ -280,6 +388,8 @@ async def crawl(
         out: where the learned set goes (written atomically).
         cache: the run folder: checkpoint, evidence, stats; a rerun with it resumes.
         observed: an observed-URL log; ``None`` discovers URLs from each site.
+        plan: the patterns to study per domain key (:func:`learner.plan.read_plan`), instead
+            of ``observed``; every target must be in it.
         resolve: ``HOST -> ADDR:PORT`` for every request, browser and plain alike.
         browser: a Chromium executable to use instead of the one found.
         previous: the learned set last published, for the publishing gate.
@@ -294,24 +404,13 @@ async def crawl(
     progress.domains_total = len(targets)
     resolve = dict(resolve or {})
     parse_resolve(resolve)
+    sources = domain_sources(targets, observed, plan)
     old = load_learned(previous) if previous is not None else None
     check_output(out)
     choice = find_browser(browser)
     started = time.monotonic()
     normalizer = MIQPSNormalizer()
-    rng = random.Random(config.seed)
-    limiter = HostLimiter(
-        delay_s=config.delay_s, jitter_s=config.jitter_s, per_host=config.per_host, rng=rng
-    )
-    plain = functools.partial(
-        fetch,
-        resolve=resolve,
-        user_agent=config.render.user_agent,
-        timeout_s=config.render.page_timeout_s,
-    )
-    retry_policy = RetryPolicy(attempts=config.retries + 1)
-    fetch_page = polite_fetcher(plain, limiter=limiter, policy=retry_policy)
-    robots = RobotsPolicy(fetch_page, config.render.user_agent)
+    limiter, retry_policy, fetch_page, robots = politeness(config, resolve)
     stats = [DomainStats(t.key) for t in targets]
     async with AsyncExitStack() as stack:
         store = await stack.enter_async_context(
@@ -336,30 +435,20 @@ async def crawl(
         run = _Run(config, runner, robots, limiter, normalizer, progress)
         entries = await asyncio.gather(
             *(
-                _learn_domain(run, t, observed, fetch_page, s)
-                for t, s in zip(targets, stats, strict=True)
+                _learn_domain(run, t, source, fetch_page, s)
+                for t, source, s in zip(targets, sources, stats, strict=True)
             )
         )
-        learned = LearnedSet(
-            {t.key: e for t, e in zip(targets, entries, strict=True) if e is not None},
-            created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            settings=config.method_settings(),
-        )
-        elapsed = time.monotonic() - started
-        renders = sum(s.renders for s in stats)
+        learned = learned_set(config, [(t.key, e) for t, e in zip(targets, entries, strict=True)])
         summary = {
             "browser": {"executable": choice.executable, "source": choice.source},
-            "domains": {s.key: s.to_json() for s in stats},
-            "renders": renders,
-            "render_failures": sum(s.counters.render_failures for s in stats),
-            "comparisons": sum(s.counters.comparisons for s in stats),
-            "resumed_comparisons": sum(s.counters.resumed for s in stats),
-            "seconds": round(elapsed, 3),
-            "render_seconds": round(runner.render_seconds, 3),
-            "pages_per_second": round(renders / elapsed, 3) if elapsed else 0.0,
-            "evidence_bytes": store.evidence_bytes,
-            "evidence_skipped": store.evidence_skipped,
-            "settings": config.to_json(),
+            **run_summary(
+                config,
+                stats,
+                seconds=time.monotonic() - started,
+                render_seconds=runner.render_seconds,
+                evidence=(store.evidence_bytes, store.evidence_skipped),
+            ),
         }
         store.write_stats(summary)
     progress.finish()
