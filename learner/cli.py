@@ -193,7 +193,9 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         help="URL logs: text (one URL a line), .csv or .parquet; globs allowed",
     )
-    plan.add_argument("--out", metavar="PLAN", required=True, help="plan to write: .parquet or .jsonl")
+    plan.add_argument(
+        "--out", metavar="PLAN", required=True, help="plan to write: .parquet or .jsonl"
+    )
     plan.add_argument("--column", default="url", help="the URL column of CSV and Parquet logs")
     plan.add_argument(
         "--input-format",
@@ -215,7 +217,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help=f"sample URLs per parameter (default {_DEFAULTS.samples})",
     )
-    plan.add_argument("--seed", type=int, help=f"seed of the sample choice (default {_DEFAULTS.seed})")
+    plan.add_argument(
+        "--seed", type=int, help=f"seed of the sample choice (default {_DEFAULTS.seed})"
+    )
     plan.add_argument(
         "--config", metavar="TOML", help="settings file ([learner] table); the command line wins"
     )
@@ -478,7 +482,13 @@ def _adopt_plan(
             raise ConfigError(
                 f"{_OPTIONS.get(field, field)} {given}: the plan {path} was made with {value}"
             )
-    return replace(config, **adopted), plan
+    adopted_config = replace(
+        config,
+        top_patterns=settings.top_patterns,
+        samples=settings.samples,
+        seed=settings.seed,
+    )
+    return adopted_config, plan
 
 
 def _run_plan(args: argparse.Namespace, progress: Progress) -> int:

@@ -336,9 +336,17 @@ async def crawl_on_ray(
     """Learn ``targets`` on Ray actors and publish one learned set, as :func:`crawl` does.
 
     Args:
-        targets, config, out, cache, observed, plan, resolve, browser, previous, force,
-            progress: as for :func:`learner.crawl.crawl`; ``cache`` must be on storage
-            every node of the cluster sees.
+        targets: the sites, from the domains file.
+        config: the method, politeness and budgets.
+        out: where the learned set goes (written atomically).
+        cache: the run folder, on storage every node of the cluster sees.
+        observed: an observed-URL log, grouped once on the driver.
+        plan: the patterns to study per domain key, instead of ``observed``.
+        resolve: ``HOST -> ADDR:PORT`` for every request.
+        browser: a Chromium executable, on every node.
+        previous: the learned set last published, for the publishing gate.
+        force: write even when the gate refuses.
+        progress: where progress is shown (updated as domains finish).
         address: ``local`` (start a local Ray), ``auto`` or a cluster address; an already
             connected Ray is used as it is.
         actors: how many actors (one Chromium each); by default the cluster's CPUs, at most
@@ -368,7 +376,8 @@ async def crawl_on_ray(
     started_ray = _connect(address)
     started = time.monotonic()
     tasks = _tasks(targets, sources)
-    size = actors or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+    size = actors or max(1, int(cpus))
     size = min(size, len(tasks)) or 1
     budget = config.evidence_budget_bytes // max(1, len(targets))
     remote = ray.remote(num_cpus=1)(DomainWorker)

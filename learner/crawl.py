@@ -31,13 +31,13 @@ from learner.discovery import discover
 from learner.errors import ConfigError, LearnerError, RenderCause
 from learner.fetch import fetch
 from learner.outputs import check_output
+from learner.plan import DomainPlan
 from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
 from learner.progress import Progress
 from learner.publish import GateRefused, publish
 from learner.renderer import Renderer
 from learner.resolve import parse_resolve
 from learner.samples import PatternPages, SampleRunner, SiteCounters
-from learner.plan import DomainPlan
 from learner.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.store import RunStore
 from learner.targets import Target
@@ -289,7 +289,9 @@ def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
     return PatternEntry(entry.urls, params, entry.extra)
 
 
-def learned_set(config: LearnerConfig, entries: Sequence[tuple[str, DomainEntry | None]]) -> LearnedSet:
+def learned_set(
+    config: LearnerConfig, entries: Sequence[tuple[str, DomainEntry | None]]
+) -> LearnedSet:
     """The learned set of a run's domain entries (a domain without an entry is left out)."""
     return LearnedSet(
         {key: entry for key, entry in entries if entry is not None},

@@ -102,7 +102,7 @@ class DomainPlan:
     groups: tuple[PatternGroup, ...]
 
     def samples(self, settings: PlanSettings) -> dict[str, dict[str, list[str]]]:
-        """pattern -> parameter -> sample URLs, as the crawl will choose them."""
+        """Pattern -> parameter -> sample URLs, as the crawl will choose them."""
         return {
             g.pattern: choose_samples(
                 g, g.names, settings.samples, sample_seed(settings.seed, self.key, g.pattern)
@@ -296,7 +296,9 @@ def plan_files(
     try:
         from samepage.duckdb import Job
     except ImportError as exc:
-        raise ConfigError(f"a plan is made with DuckDB: pip install 'samepage[duckdb]' ({exc})")
+        raise ConfigError(
+            f"a plan is made with DuckDB: pip install 'samepage[duckdb]' ({exc})"
+        ) from exc
     if not sources:
         raise ConfigError("no URL logs given")
     norm = normalizer or MIQPSNormalizer()

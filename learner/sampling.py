@@ -22,12 +22,12 @@ from samepage import InvalidURL, MIQPSNormalizer, pattern_key
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "MAX_GROUP_URLS",
     "Context",
     "PatternGroup",
     "choose_samples",
     "context_of",
     "group_by_pattern",
-    "MAX_GROUP_URLS",
     "keep_only",
     "make_group",
     "param_values",
