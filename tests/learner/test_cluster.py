@@ -72,16 +72,6 @@ async def _lines(path: Path, least: int, deadline_s: float = 120.0) -> int:
     raise AssertionError(f"{path} never held {least} lines")
 
 
-async def _assigned(actors: dict[str, Any], deadline_s: float = 60.0) -> int:
-    """Wait until the domain has been sent to an actor."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + deadline_s
-    while HOST not in actors:
-        assert loop.time() < end, "the domain was never sent to an actor"
-        await asyncio.sleep(0.01)
-    return 0
-
-
 async def _run_and_kill(
     ray: Any,
     folder: Path,
@@ -95,6 +85,12 @@ async def _run_and_kill(
     from learner.cluster import crawl_on_ray, domain_folder
 
     actors: dict[str, Any] = {}
+    assigned = asyncio.Event()
+
+    def note(key: str, actor: Any) -> None:
+        actors[key] = actor
+        assigned.set()
+
     run = asyncio.ensure_future(
         crawl_on_ray(
             TARGETS,
@@ -105,12 +101,13 @@ async def _run_and_kill(
             resolve=server.resolve(),
             browser=browser.executable,
             attempts=attempts,
-            on_assign=actors.__setitem__,
+            on_assign=note,
         )
     )
     checkpoint = domain_folder(folder / "run", HOST) / "checkpoint.jsonl"
-    # Without lines to wait for: the actor is killed as soon as it holds the domain.
-    lines = await _lines(checkpoint, kill_after) if kill_after else await _assigned(actors)
+    # Without lines to wait for, the actor is killed as soon as it holds the domain.
+    await asyncio.wait_for(assigned.wait(), 60)
+    lines = await _lines(checkpoint, kill_after) if kill_after else 0
     assert not run.done()
     ray.kill(actors[HOST])
     return await run, lines
