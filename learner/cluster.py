@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import ray
-from ray.exceptions import RayActorError, RayTaskError
+from ray.exceptions import RayActorError, RayError
 
 from learner.browser import find_browser
 from learner.config import LearnerConfig
@@ -264,8 +264,9 @@ class _Pool:
                             load[self._actor()] = 0
                         self._retry(task, queue, f"its actor died: {type(exc).__name__}")
                         continue
-                    except RayTaskError as exc:
-                        self._retry(task, queue, str(exc.cause if exc.cause else exc))
+                    except RayError as exc:  # the task raised, or its worker crashed
+                        cause = getattr(exc, "cause", None) or exc
+                        self._retry(task, queue, f"{type(cause).__name__}: {cause}")
                         continue
                     results.extend(learned)
                     self._done(learned)

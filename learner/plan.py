@@ -213,6 +213,8 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
 
 
 def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str) -> str:
+    from samepage.duckdb import _ident, _literal
+
     paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
     if fmt == "parquet":
         return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_parquet({paths})"
@@ -508,11 +510,3 @@ def _plans_of(rows: Sequence[Mapping[str, Any]]) -> tuple[PlanSettings, dict[str
         for key, found in groups.items()
     }
     return settings.pop(), plans
-
-
-def _ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
