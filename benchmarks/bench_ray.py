@@ -79,11 +79,13 @@ def main() -> None:
                 print(f"round {n + 1} {kind}: {result.stats['renders']} renders in {wall:.1f}s")
     ray.shutdown()
     print(f"same verdicts in every run: {all(v == found[0] for v in found)}")
-    base = statistics.median(s / r for s, r in zip(seconds[kinds[0]], renders[kinds[0]]))
+    base = statistics.median(
+        s / r for s, r in zip(seconds[kinds[0]], renders[kinds[0]], strict=True)
+    )
     print("| run | renders | wall s (median) | pages/s | s/render | vs single process |")
     print("|---|---:|---:|---:|---:|---:|")
     for kind in kinds:
-        per = statistics.median(s / r for s, r in zip(seconds[kind], renders[kind]))
+        per = statistics.median(s / r for s, r in zip(seconds[kind], renders[kind], strict=True))
         wall = statistics.median(seconds[kind])
         print(
             f"| {kind} | {renders[kind][0]} | {wall:.1f} | {1 / per:.2f} | {per:.2f} | "
