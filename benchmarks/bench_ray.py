@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import statistics
 import tempfile
 import time
@@ -63,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     hosts = args.hosts.split(",")
     kinds = ["single process", "ray 1 actor", "ray 2 actors"]
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     seconds: dict[str, list[float]] = {k: [] for k in kinds}
     renders: dict[str, list[int]] = {k: [] for k in kinds}
     found = []
