@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import signal
 import sys
@@ -36,7 +35,7 @@ from learner.plan import (
 from learner.progress import Progress
 from learner.resolve import resolve_entries
 from learner.store import saved_comparisons
-from learner.targets import parse_target, read_targets
+from learner.targets import read_targets
 from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
 from samepage.cli import _discard_stdout
 
@@ -515,75 +514,19 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
 
 
 def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
-    import shutil
-
-    from learner.demo.server import SiteServer
-    from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
+    from learner.demo.run import claim_folders, learn_demo
 
     cache, out = Path(args.cache), Path(args.out)
-    marker = cache / _DEMO_MARKER
-    if cache.exists() and not _made_by_a_demo(cache) and any(cache.iterdir()):
-        raise ConfigError(f"--cache {cache}: not a folder an earlier demo made; not clearing it")
-    if out.exists() and _written_by_a_crawl(out):
-        raise ConfigError(f"--out {out}: a crawl wrote this learned set; the demo keeps it")
-    shutil.rmtree(cache, ignore_errors=True)
-    cache.mkdir(parents=True)
-    marker.write_text("made by python -m learner demo; the next demo may clear this folder\n")
-    # The demo site is ours and on loopback: no politeness delay is owed to it.
-    config = LearnerConfig(samples=4, min_samples=3, delay_s=0.0, jitter_s=0.0)
-    targets = [parse_target(f"http://{host}") for host in DEMO_HOSTS]
-    urls = demo_urls()
-    with SiteServer(demo_sites()) as server:
-        print(
-            f"demo: serving {', '.join(DEMO_HOSTS)} on {server.address}; "
-            f"learning {len(urls)} observed URLs",
-            file=sys.stderr,
-        )
-        result = _run_interruptible(
-            crawl(
-                targets,
-                config=config,
-                out=out,
-                cache=cache,
-                observed=urls,
-                resolve=server.resolve(),
-                browser=args.browser,
-                progress=progress,
-            )
-        )
+    claim_folders(cache, out)
+    result, urls = _run_interruptible(
+        learn_demo(cache, out, browser=args.browser, progress=progress)
+    )
     _print_summary(result)
     norm = MIQPSNormalizer(learned=result.out)
     print("\nbefore -> after normalization with the learned set:")
     for url in urls[:: max(1, len(urls) // 8)][:8]:
         print(f"  {url}\n    -> {norm.normalize(url)}")
     return EXIT_OK
-
-
-_DEMO_MARKER = ".samepage-demo"
-
-
-def _made_by_a_demo(folder: Path) -> bool:
-    """Whether a demo made ``folder``: its marker, or (older demos) a run of the demo hosts."""
-    from learner.demo.sites import DEMO_HOSTS
-
-    if (folder / _DEMO_MARKER).exists():
-        return True
-    try:
-        targets = json.loads((folder / "run.json").read_text(encoding="utf-8"))["targets"]
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return False
-    return isinstance(targets, list) and bool(targets) and set(targets) <= set(DEMO_HOSTS)
-
-
-def _written_by_a_crawl(path: Path) -> bool:
-    """Whether a learned set names hosts other than the demo's (so a crawl wrote it)."""
-    from learner.demo.sites import DEMO_HOSTS
-
-    try:
-        learned = load_learned(path)
-    except (LearnedFormatError, OSError):
-        return True  # not ours to overwrite either
-    return not set(learned.domains) <= set(DEMO_HOSTS)
 
 
 def _run_report(args: argparse.Namespace, progress: Progress) -> int:

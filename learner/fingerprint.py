@@ -2,7 +2,8 @@
 
 A :class:`Fingerprint` summarises a :class:`~learner.renderer.Rendering`: where it ended up,
 its status, its visible text as lines, and for each 64 px tile of the full-page screenshot an
-exact pixel digest and a 64-bit perceptual hash. :func:`compare` measures the page's own
+exact pixel digest; a tile's 64-bit perceptual hash is computed only for tiles that differ,
+where a distance is measured. :func:`compare` measures the page's own
 noise from two renders of the original URL, masks it, and calls any difference outside it a
 change. The design and the measurements behind it are in ``docs/fingerprint.md``.
 """
@@ -13,8 +14,8 @@ import difflib
 import hashlib
 import io
 import logging
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -35,6 +36,8 @@ MAX_NOISE = 0.5
 the page is too noisy to judge, and the verdict is ``"undecided"``."""
 
 Verdict = Literal["same", "changed", "undecided"]
+Cell = tuple[int, int]
+"""A tile's (column, row)."""
 Change = Literal["status", "destination", "text", "title", "tiles"]
 
 
@@ -42,9 +45,9 @@ Change = Literal["status", "destination", "text", "title", "tiles"]
 class Fingerprint:
     """What :func:`compare` needs from one rendering.
 
-    ``tiles`` and ``hashes`` run row by row over a grid of ``columns`` x ``rows`` tiles of
-    :data:`TILE` pixels; ``tiles`` are 8-byte BLAKE2 digests of the RGB pixels, ``hashes``
-    the 64-bit ``imagehash.phash`` of each tile as an integer.
+    ``tiles`` run row by row over a grid of ``columns`` x ``rows`` tiles of :data:`TILE`
+    pixels: 8-byte BLAKE2 digests of the RGB pixels. :meth:`tile_hashes` gives the 64-bit
+    ``imagehash.phash`` of a tile, computed from ``screenshot`` on first use.
     """
 
     url: str
@@ -57,14 +60,33 @@ class Fingerprint:
     columns: int
     rows: int
     tiles: tuple[bytes, ...]
-    hashes: tuple[int, ...]
+    screenshot: bytes = field(default=b"", repr=False, compare=False)
+    """The PNG the tiles were cut from (the rendering's own bytes, not a copy)."""
+    _hashes: dict[Cell, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def tile(self, column: int, row: int) -> tuple[bytes, int] | None:
-        """Return the digest and hash of one tile, or None outside the screenshot."""
+    def tile(self, column: int, row: int) -> bytes | None:
+        """Return the digest of one tile, or None outside the screenshot."""
         if not (0 <= column < self.columns and 0 <= row < self.rows):
             return None
-        index = row * self.columns + column
-        return self.tiles[index], self.hashes[index]
+        return self.tiles[row * self.columns + column]
+
+    def tile_hashes(self, cells: Iterable[Cell]) -> dict[Cell, int]:
+        """The perceptual hash of each of ``cells`` inside the screenshot.
+
+        Hashes are computed once per tile, on first use: only tiles where a distance is
+        measured (those that differ from another render) ever cost a hash. A fingerprint
+        built without a screenshot has none.
+        """
+        if not self.screenshot:
+            return {}
+        wanted = [c for c in cells if self.tile(*c) is not None]
+        missing = [c for c in wanted if c not in self._hashes]
+        if missing:
+            with Image.open(io.BytesIO(self.screenshot)) as opened:
+                image = opened.convert("RGB")
+            for cell in missing:
+                self._hashes[cell] = int(str(imagehash.phash(image.crop(_box(image, *cell)))), 16)
+        return {cell: self._hashes[cell] for cell in wanted}
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +142,11 @@ def fingerprint(rendering: Rendering) -> Fingerprint:
         image = opened.convert("RGB")
     width, height = image.size
     columns, rows = -(-width // TILE), -(-height // TILE)
-    digests: list[bytes] = []
-    hashes: list[int] = []
-    for row in range(rows):
-        for column in range(columns):
-            box = (
-                column * TILE,
-                row * TILE,
-                min(width, (column + 1) * TILE),
-                min(height, (row + 1) * TILE),
-            )
-            tile = image.crop(box)
-            digests.append(hashlib.blake2b(tile.tobytes(), digest_size=8).digest())
-            hashes.append(int(str(imagehash.phash(tile)), 16))
+    digests = [
+        hashlib.blake2b(image.crop(_box(image, column, row)).tobytes(), digest_size=8).digest()
+        for row in range(rows)
+        for column in range(columns)
+    ]
     return Fingerprint(
         url=rendering.url,
         final_url=rendering.final_url,
@@ -144,7 +158,17 @@ def fingerprint(rendering: Rendering) -> Fingerprint:
         columns=columns,
         rows=rows,
         tiles=tuple(digests),
-        hashes=tuple(hashes),
+        screenshot=rendering.screenshot,
+    )
+
+
+def _box(image: Image.Image, column: int, row: int) -> tuple[int, int, int, int]:
+    width, height = image.size
+    return (
+        column * TILE,
+        row * TILE,
+        min(width, (column + 1) * TILE),
+        min(height, (row + 1) * TILE),
     )
 
 
@@ -255,16 +279,13 @@ def _strip(url: str, names: set[str]) -> str:
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, urlencode(query), ""))
 
 
-Cell = tuple[int, int]
-
-
 def _tile_diff(a: Fingerprint, b: Fingerprint) -> set[Cell]:
     """Tiles whose pixels differ, or that exist in only one of the two screenshots."""
     cells: set[Cell] = set()
     for row in range(max(a.rows, b.rows)):
         for column in range(max(a.columns, b.columns)):
             one, other = a.tile(column, row), b.tile(column, row)
-            if one is None or other is None or one[0] != other[0]:
+            if one is None or other is None or one != other:
                 cells.add((column, row))
     return cells
 
@@ -283,12 +304,10 @@ def _dilate(cells: set[Cell], columns: int, rows: int) -> set[Cell]:
 
 def _max_bits(a: Fingerprint, b: Fingerprint, cells: set[Cell]) -> int:
     """Largest perceptual-hash Hamming distance over the given tiles present in both."""
-    bits = 0
-    for column, row in cells:
-        one, other = a.tile(column, row), b.tile(column, row)
-        if one is not None and other is not None:
-            bits = max(bits, (one[1] ^ other[1]).bit_count())
-    return bits
+    if not cells:
+        return 0
+    ours, theirs = a.tile_hashes(cells), b.tile_hashes(cells)
+    return max(((ours[c] ^ theirs[c]).bit_count() for c in ours.keys() & theirs.keys()), default=0)
 
 
 @dataclass(frozen=True, slots=True)

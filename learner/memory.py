@@ -110,9 +110,7 @@ class MemoryWatchdog:
     def check(self) -> list[int]:
         """Measure once; kill and return the renderers past the cap."""
         over = [
-            pid
-            for pid, size in renderer_processes(os.getpid()).items()
-            if size > self.cap_bytes
+            pid for pid, size in renderer_processes(os.getpid()).items() if size > self.cap_bytes
         ]
         for pid in over:
             with contextlib.suppress(OSError):

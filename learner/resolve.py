@@ -68,9 +68,7 @@ def _address(entry: str, target: object) -> Target:
             raise ConfigError(f"{entry}: not an IPv6 address") from None
     name = address.lower()
     if not _NAME.match(name) or name.startswith("*") or len(name) > 253:
-        raise ConfigError(
-            f"{entry}: not an IP address or host name (write IPv6 as [ADDR]:PORT)"
-        )
+        raise ConfigError(f"{entry}: not an IP address or host name (write IPv6 as [ADDR]:PORT)")
     return name, port
 
 

@@ -224,18 +224,24 @@ def groups_query(sources: Sequence[str], fmt: InputFormat, column: str, sample: 
     if sample < 1:
         raise ValueError(f"sample must be at least 1, not {sample}")
     url = _ident(column)
-    # Exact duplicates (common in crawl logs) are counted before any key is computed, and the
-    # key is the grouping expression: one call per distinct URL.
+    # Exact duplicates (common in crawl logs) are counted before any key is computed: one call
+    # per distinct URL. The sample is taken with a window and a filter, which spill to disk,
+    # not with a top-N aggregate (`min(url, N)`), whose per-key state stays in memory.
     return f"""
         WITH spellings AS (
             SELECT {url}::VARCHAR AS url, count(*) AS n FROM {_source(sources, fmt)}
             WHERE {url} IS NOT NULL GROUP BY 1
         ),
-        groups AS (
-            SELECT samepage_key(url) AS key, sum(n)::BIGINT AS count, min(url, {sample:d}) AS urls
-            FROM spellings GROUP BY 1
+        keyed AS (SELECT samepage_key(url) AS key, url, n FROM spellings),
+        ranked AS (
+            SELECT key, url, sum(n) OVER by_key AS count,
+                   row_number() OVER (by_key ORDER BY url) AS rank
+            FROM keyed WHERE key IS NOT NULL
+            WINDOW by_key AS (PARTITION BY key)
         )
-        SELECT * FROM groups WHERE key IS NOT NULL ORDER BY count DESC, key
+        SELECT key, count::BIGINT AS count, list(url ORDER BY url) AS urls
+        FROM ranked WHERE rank <= {sample:d}
+        GROUP BY key, count ORDER BY count DESC, key
     """
 
 

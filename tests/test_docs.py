@@ -1,32 +1,44 @@
-"""Every Python example in README.md and docs/*.md runs, and shows what it really returns.
+"""Every example in README.md and docs/*.md runs, and shows what it really returns.
 
-A line ``# 'value'`` (a Python literal as a comment) right after an expression states the
-expression's result: it is checked as an assertion. Examples run in a folder that holds the
-files they name (``data/learned.json``, ``crawl.parquet``, ``crawl/*.parquet``). A block
-preceded by an HTML comment ``<!-- not run: REASON -->`` is skipped (it needs a cluster or
-a network the suite lacks).
+Python blocks run in this process. A line ``# 'value'`` (a Python literal as a comment)
+right after an expression states the expression's result: it is checked as an assertion.
+Shell blocks (``bash``, ``sh``) run in ``bash -euo pipefail`` with this environment's
+``python`` and ``samepage`` first on ``PATH``, and must exit 0. JSON blocks must parse, and
+a learned set must load. Examples run in a folder that holds the files they name
+(``urls.txt``, ``learned.json``, ``data/learned.json``, ``crawl.parquet``, ``crawl.csv``,
+``crawl/*.parquet``). A block preceded by an HTML comment ``<!-- not run: REASON -->`` is
+skipped (it needs a cluster, a network or a set-up the suite lacks).
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from samepage import DomainEntry, LearnedSet, dump_learned
+from samepage import DomainEntry, LearnedSet, dump_learned, load_learned
+from tests.plugins.engines import need_spark
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-_BLOCK = re.compile(r"(?P<before>[^\n]*)\n```python\n(?P<code>.*?)\n```", re.S)
+_BLOCK = re.compile(r"(?P<before>[^\n]*)\n```(?P<lang>[a-z]*)\n(?P<code>.*?)\n```", re.S)
+_SHELLS = ("bash", "sh")
 
 
-def _blocks() -> list[tuple[str, str]]:
+def _blocks(*languages: str) -> list[tuple[str, str]]:
+    """(``file#n``, code) of each block in one of ``languages`` that is meant to run."""
     found = []
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
         for number, match in enumerate(_BLOCK.finditer(text), start=1):
+            if match.group("lang") not in languages:
+                continue
             if match.group("before").strip().startswith("<!-- not run"):
                 continue
             found.append((f"{path.name}#{number}", match.group("code")))
@@ -64,11 +76,26 @@ def _is_expression(line: str) -> bool:
     return len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr)
 
 
-BLOCKS = _blocks()
+BLOCKS = _blocks("python")
+SHELL_BLOCKS = _blocks(*_SHELLS)
+JSON_BLOCKS = _blocks("json")
 
 
-def test_the_docs_have_python_examples() -> None:
+def test_the_docs_have_examples_of_each_kind() -> None:
     assert len(BLOCKS) >= 2
+    assert len(SHELL_BLOCKS) >= 2
+    assert len(JSON_BLOCKS) >= 1
+
+
+def test_every_block_is_run_or_says_why_not() -> None:
+    """A block in a language the suite cannot run must be marked, so none is left untested."""
+    unmarked = []
+    for path in DOCS:
+        for match in _BLOCK.finditer(path.read_text(encoding="utf-8")):
+            known = match.group("lang") in ("python", "json", "", *_SHELLS)
+            if not known and not match.group("before").strip().startswith("<!-- not run"):
+                unmarked.append(f"{path.name}: {match.group('lang')}")
+    assert unmarked == []
 
 
 def _example_files(folder: Path) -> None:
@@ -79,11 +106,14 @@ def _example_files(folder: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    dump_learned(learned, folder / "learned.json")
     urls = ["https://shop.example/item?id=7&utm_source=mail", "https://shop.example/item?id=7"]
     table = pa.table({"url": urls, "url_host_name": ["shop.example"] * 2})
     pq.write_table(table, folder / "crawl.parquet")
     (folder / "crawl").mkdir()
     pq.write_table(table, folder / "crawl" / "part-0.parquet")
+    (folder / "crawl.csv").write_text("url\n" + "\n".join(urls) + "\n", encoding="utf-8")
+    (folder / "urls.txt").write_text("\n".join(urls) + "\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("name, code", BLOCKS, ids=[name for name, _ in BLOCKS])
@@ -101,3 +131,29 @@ def test_shown_results_become_assertions() -> None:
     assert checked.splitlines()[1] == "assert (x + 1) == 2, 'x + 1'"
     with pytest.raises(AssertionError):
         exec(compile(_with_checks("1 + 1\n# 3\n"), "wrong", "exec"), {})
+
+
+@pytest.mark.parametrize("name, code", SHELL_BLOCKS, ids=[name for name, _ in SHELL_BLOCKS])
+def test_shell_example_runs(name: str, code: str, tmp_path: Path) -> None:
+    if "samepage.spark" in code:
+        need_spark()
+    _example_files(tmp_path)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"{name} exited {done.returncode}:\n{done.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("name, code", JSON_BLOCKS, ids=[name for name, _ in JSON_BLOCKS])
+def test_json_example_is_valid(name: str, code: str, tmp_path: Path) -> None:
+    data = json.loads(code)
+    if data.get("format") == "samepage.learned":
+        path = tmp_path / "learned.json"
+        path.write_text(code, encoding="utf-8")
+        assert load_learned(path).domains

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from learner.browser import BrowserChoice
+from learner.errors import ConfigError
 from samepage import DomainEntry, LearnedSet, dump_learned
 
 
@@ -285,13 +286,18 @@ def test_ctrl_c_stops_with_one_line_and_publishes_nothing(
 
 
 def test_a_folder_an_older_demo_made_is_recognised_by_its_run(tmp_path: Path) -> None:
-    from learner.cli import _made_by_a_demo
+    from learner.demo.run import MARKER, claim_folders
 
     older = tmp_path / "older"
     older.mkdir()
     (older / "run.json").write_text('{"targets": ["news.example", "shop.example"]}')
+    claim_folders(older, tmp_path / "learned.json")
+    assert [p.name for p in older.iterdir()] == [MARKER]
     crawl = tmp_path / "crawl"
     crawl.mkdir()
     (crawl / "run.json").write_text('{"targets": ["shop.example.com"]}')
-    assert _made_by_a_demo(older) and not _made_by_a_demo(crawl)
-    assert not _made_by_a_demo(tmp_path / "missing")
+    with pytest.raises(ConfigError, match="not a folder an earlier demo made"):
+        claim_folders(crawl, tmp_path / "learned.json")
+    assert (crawl / "run.json").exists()
+    claim_folders(tmp_path / "missing", tmp_path / "learned.json")
+    assert (tmp_path / "missing" / MARKER).exists()

@@ -39,7 +39,6 @@ def fp(
         columns=COLUMNS,
         rows=ROWS,
         tiles=tuple(grid),
-        hashes=tuple(0 for _ in grid),
     )
 
 

@@ -72,7 +72,11 @@ def test_imagehash_of_fixture_image_is_pinned() -> None:
 def test_fingerprint_tiles_of_fixture_image_are_pinned() -> None:
     fp = _fp(png=_fixture_png())
     assert (fp.width, fp.height, fp.columns, fp.rows) == (128, 64, 2, 1)
-    assert [format(h, "016x") for h in fp.hashes] == ["faf081f085be807e", "ea40d55a9e14dcf4"]
+    hashes = fp.tile_hashes([(0, 0), (1, 0), (2, 0)])  # (2, 0) is outside the screenshot
+    assert {cell: format(h, "016x") for cell, h in hashes.items()} == {
+        (0, 0): "faf081f085be807e",
+        (1, 0): "ea40d55a9e14dcf4",
+    }
     assert [d.hex() for d in fp.tiles] == ["3054d99f67fa98dc", "a323be05d9a187c4"]
 
 
@@ -81,7 +85,7 @@ def test_fingerprint_keeps_lines_and_grid() -> None:
     assert fp.lines == ("Lamp", "$19.99 now")
     assert fp.title == "A lamp"
     assert (fp.columns, fp.rows) == (5, 5)  # 320 / 64 and 300 / 64, rounded up
-    assert len(fp.tiles) == len(fp.hashes) == 25
+    assert len(fp.tiles) == 25
 
 
 # --- synthetic verdicts ---
@@ -119,6 +123,25 @@ def test_screen_noise_is_masked_but_a_change_elsewhere_is_not() -> None:
     assert result.verdict == "changed"
     assert result.reasons == (f"1 screen tiles differ outside the noise, from y={3 * TILE}",)
     assert result.distances["tiles"] == pytest.approx(1 / 20)
+
+
+def test_only_tiles_that_differ_are_hashed(monkeypatch: pytest.MonkeyPatch) -> None:
+    hashed: list[tuple[int, int]] = []
+    phash = imagehash.phash
+
+    def counting(image: Image.Image) -> imagehash.ImageHash:
+        hashed.append(image.size)
+        return phash(image)
+
+    monkeypatch.setattr(imagehash, "phash", counting)
+    ref = _fp()
+    same = compare(ref, _fp(), _fp(url="http://a.test/p"))
+    assert same.verdict == "same" and hashed == []
+    moved = _fp(url="http://a.test/p", png=_png(boxes=((250, 200, 252, 202),)))
+    result = compare(ref, _fp(), moved)
+    assert result.changes == {"tiles"}
+    assert result.distances["tile_hash_bits"] > 0
+    assert hashed == [(TILE, TILE), (TILE, TILE)]  # the one changed tile, in each render
 
 
 def test_content_only_below_the_first_screen_is_a_change() -> None:

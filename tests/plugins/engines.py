@@ -32,13 +32,18 @@ def engine(name: str) -> ModuleType:
         raise  # unreachable: missing() raises
 
 
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    """A local Spark session on two cores, shared by every Spark test of the run."""
+def need_spark() -> None:
+    """Skip (fail under CI) unless PySpark, pyarrow and a Java runtime are all here."""
     engine("pyarrow")
     engine("pyspark.sql")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         missing("Spark needs a Java runtime: none on PATH and JAVA_HOME is not set")
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """A local Spark session on two cores, shared by every Spark test of the run."""
+    need_spark()
     from samepage.spark import local_session
 
     session = local_session(2)

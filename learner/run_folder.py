@@ -1,0 +1,110 @@
+"""A run folder read back for the report: the learned set, stats, comparisons and images.
+
+Everything in it is treated as untrusted input: a torn or hostile checkpoint line is skipped,
+and an image path is followed only to a plain file name inside ``evidence/``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from learner.errors import ConfigError
+from samepage import LearnedFormatError, LearnedSet, load_learned
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["EvidenceImages", "RunFolder", "read_run_folder"]
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+@dataclass(frozen=True, slots=True)
+class RunFolder:
+    """What the report reads from a run folder.
+
+    ``pairs`` holds the checkpoint's comparisons by (original, candidate); a later line wins.
+    """
+
+    folder: Path
+    learned: LearnedSet
+    stats: Mapping[str, Any]
+    pairs: Mapping[tuple[str, str], Mapping[str, Any]]
+
+
+def read_run_folder(folder: Path) -> RunFolder:
+    """Read ``folder``; a missing stats.json or checkpoint only leaves its part out.
+
+    Raises:
+        ConfigError: not a run folder, or its learned.json cannot be read.
+    """
+    if not folder.is_dir():
+        raise ConfigError(f"{folder}: not a run folder (no such directory)")
+    learned_path = folder / "learned.json"
+    if not learned_path.is_file():
+        hint = (
+            " (only learned.refused.json: the gate refused it)"
+            if (folder / "learned.refused.json").exists()
+            else ""
+        )
+        raise ConfigError(f"{folder}: not a run folder: it has no learned.json{hint}")
+    try:
+        learned = load_learned(learned_path)
+    except LearnedFormatError as exc:
+        raise ConfigError(str(exc)) from exc
+    stats: Mapping[str, Any] = {}
+    try:
+        loaded = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+        stats = loaded if isinstance(loaded, dict) else {}
+    except (OSError, ValueError, RecursionError):
+        logger.warning("%s: no readable stats.json; totals are left out", folder)
+    return RunFolder(folder, learned, stats, _read_pairs(folder / "checkpoint.jsonl"))
+
+
+def _read_pairs(path: Path) -> dict[tuple[str, str], Mapping[str, Any]]:
+    """The checkpoint's comparisons by (original, candidate); a later line wins."""
+    pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    pair = json.loads(line)["pair"]
+                    pairs[(str(pair["original"]), str(pair["candidate"]))] = pair
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    continue  # a torn last line of an interrupted run, or a hostile one
+    except OSError:
+        logger.warning("%s: no checkpoint; the report shows verdicts without evidence", path)
+    return pairs
+
+
+class EvidenceImages:
+    """Copies the evidence images the report shows into ``OUT/evidence/``."""
+
+    def __init__(self, run: Path, out: Path) -> None:
+        self.source = run / "evidence"
+        self.target = out / "evidence"
+        self.copied: set[str] = set()
+
+    def link(self, relative: object) -> str | None:
+        """The report-relative path of an evidence image, or ``None`` if it was not kept."""
+        if not isinstance(relative, str):
+            return None
+        folder, _, name = relative.partition("/")
+        if folder != "evidence" or not _SAFE_NAME.fullmatch(name):
+            return None  # never follow a path out of the evidence folder
+        src = self.source / name
+        if not src.is_file():
+            return None
+        if name not in self.copied:
+            self.target.mkdir(parents=True, exist_ok=True)
+            dst = self.target / name
+            if src.resolve() != dst.resolve():
+                shutil.copyfile(src, dst)
+            self.copied.add(name)
+        return f"evidence/{name}"
