@@ -1,11 +1,13 @@
-"""The learner on a Ray cluster: domains on actors, one Chromium each; one learned set.
+"""The learner on a Ray cluster: hosts sent to actors, one Chromium each; one learned set.
 
 Needs Ray (``pip install 'samepage[cluster]'``); the single-process learner never imports
-this module. The driver hands each actor whole hosts (all the domains of one host go to one
-actor, so per-host pacing and robots.txt state stay in one place) and gets back small
-results: each domain's verdicts (with their samples and distances) and its counters. Full
-screenshots never leave an actor; thumbnails and overlays go to the run folder, within the
-evidence budget.
+this module. Scheduling, retries and restarts are Ray's: the actors
+(:class:`~learner.ray_worker.DomainWorker`) are declared with ``max_restarts=-1`` and
+``max_task_retries=attempts - 1``, and a :class:`ray.util.ActorPool` hands them the tasks,
+one per host (all the domains of one host go to one actor, so per-host pacing and robots.txt
+state stay in one place). An actor gets back small results: each domain's verdicts (with
+their samples and distances) and its counters, keyed by domain. Full screenshots never
+leave an actor; thumbnails and overlays go to the run folder, within the evidence budget.
 
 Layout of a Ray run folder (``--cache DIR``, on storage every node sees)::
 
@@ -13,299 +15,110 @@ Layout of a Ray run folder (``--cache DIR``, on storage every node sees)::
     domains/<domain>-<digest>/                  one run folder per domain: its checkpoint,
                                                 evidence and lock
 
-Each domain has a checkpoint of its own, written by one actor at a time (the per-domain
-lock). When an actor dies, the domains it held are retried on another actor, which
-resumes them from their checkpoints: finished comparisons are read back, never redone, and
+When an actor dies, Ray restarts it (a fresh Chromium) and retries its tasks on it; each
+domain resumes from its checkpoint: finished comparisons are read back, never redone, and
 every decision reads outcomes, so a retried domain publishes what an uninterrupted one
-would. A domain that fails ``attempts`` times is reported and left out of the set (its
-parameters stay unknown, so kept).
+would. A domain without a result at the end (its task failed on every attempt, or raised)
+is reported in ``stats.json`` (``ray.failed``) and left out of the set (unknown: kept).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-import os
-import re
 import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AsyncExitStack
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import ray
-from ray.exceptions import RayActorError, RayError
+from ray.exceptions import RayError, RayTaskError
+from ray.util import ActorPool
 
-from learner.browser import find_browser
 from learner.config import LearnerConfig
-from learner.crawl import (
-    CrawlResult,
-    DomainStats,
-    _learn_domain,
-    _Run,
-    _scope,
-    domain_sources,
-    learned_set,
-    politeness,
-    run_summary,
-)
+from learner.crawl import CrawlResult, domain_sources, learned_set, run_summary
+from learner.domain_learning import DomainStats, comparison_scope
 from learner.errors import ConfigError
 from learner.outputs import check_output
 from learner.plan import DomainPlan, PlanSettings, plan_urls
 from learner.progress import Progress
 from learner.publish import publish
-from learner.renderer import Renderer
+from learner.ray_worker import DomainResult, DomainWorker, HostTask, domain_folder, host_tasks
 from learner.resolve import parse_resolve
-from learner.samples import SampleRunner
 from learner.store import RunStore
 from learner.targets import Target
-from samepage import DomainEntry, MIQPSNormalizer, load_learned
+from samepage import load_learned
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DomainWorker", "crawl_on_ray", "domain_folder"]
-
-Source = Sequence[str] | DomainPlan | None
+__all__ = ["crawl_on_ray", "domain_folder"]
 
 
-def domain_folder(cache: Path, key: str) -> Path:
-    """The run folder of one domain inside a Ray run folder."""
-    digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
-    return cache / "domains" / f"{re.sub(r'[^A-Za-z0-9._-]', '_', key)}-{digest}"
+def _error_text(exc: RayError) -> str:
+    """One line saying why a task failed."""
+    cause: BaseException = exc
+    if isinstance(exc, RayTaskError):
+        cause = exc.cause or exc
+    first = (str(cause).strip().splitlines() or [""])[0]
+    return f"{type(cause).__name__}: {first}"[:300]
 
 
-@dataclass(frozen=True, slots=True)
-class _Task:
-    """The domains of one host, learned on one actor."""
-
-    host: str
-    targets: tuple[Target, ...]
-    sources: tuple[Source, ...]
-    attempt: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class _Learned:
-    """What an actor sends back for one domain: small, no screenshots."""
-
-    key: str
-    entry: DomainEntry | None
-    stats: DomainStats
-    render_seconds: float
-    evidence: tuple[int, int]
+def _count(progress: Progress, item: DomainResult) -> None:
+    counters = item.stats.counters
+    progress.domains_done += 1
+    progress.patterns_total += item.stats.patterns_learned
+    progress.patterns_done += item.stats.patterns_learned
+    progress.renders += counters.renders
+    progress.failures += counters.render_failures
+    progress.resumed += counters.resumed
 
 
-class DomainWorker:
-    """The state of one Ray actor: one Chromium and the politeness of the hosts it holds.
+def _run_pool(
+    actors: Sequence[Any],
+    tasks: Sequence[HostTask],
+    *,
+    slots: int,
+    progress: Progress,
+    on_assign: Callable[[str, Any], None] | None,
+) -> tuple[dict[str, DomainResult], list[str]]:
+    """Run every task on the pool (blocking); the results by domain and the errors seen.
 
-    Args:
-        config: the run's settings.
-        cache: the Ray run folder (shared storage).
-        resolve: ``HOST -> ADDR:PORT`` for every request.
-        browser: a Chromium executable, else the one found on the actor's node.
-        evidence_budget_bytes: the evidence budget of each domain folder.
+    Each actor is in the pool ``slots`` times, so it holds up to that many hosts at once.
     """
+    pool = ActorPool([actor for actor in actors for _ in range(slots)])
 
-    def __init__(
-        self,
-        config: LearnerConfig,
-        cache: str,
-        resolve: Mapping[str, str],
-        browser: str | None,
-        evidence_budget_bytes: int,
-    ) -> None:
-        self.config = config
-        self.cache = Path(cache)
-        self.resolve = dict(resolve)
-        self.browser = browser
-        self.budget = evidence_budget_bytes
-        self.normalizer = MIQPSNormalizer()
-        self.limiter, self.retry_policy, self.fetch_page, self.robots = politeness(
-            config, self.resolve
-        )
-        self._stack = AsyncExitStack()
-        self._renderer: Renderer | None = None
-        self._opening = asyncio.Lock()
+    def submit(actor: Any, task: HostTask) -> Any:
+        if on_assign is not None:
+            for target in task.targets:
+                on_assign(target.key, actor)
+        return actor.learn.remote(task)
 
-    def pid(self) -> int:
-        """The actor's process id."""
-        return os.getpid()
-
-    async def _open(self) -> Renderer:
-        async with self._opening:
-            if self._renderer is None:
-                choice = find_browser(self.browser)
-                self._renderer = await self._stack.enter_async_context(
-                    Renderer(
-                        self.config.render,
-                        executable=choice.executable,
-                        resolve=self.resolve,
-                        max_open_pages=self.config.concurrency,
-                    )
-                )
-            return self._renderer
-
-    async def learn(self, task: _Task) -> list[_Learned]:
-        """Learn the domains of one host, each resumed from its checkpoint."""
-        renderer = await self._open()
-        out = []
-        for target, source in zip(task.targets, task.sources, strict=True):
-            out.append(await self._learn(renderer, target, source))
-        return out
-
-    async def _learn(self, renderer: Renderer, target: Target, source: Source) -> _Learned:
-        progress = Progress(enabled=False)
-        stats = DomainStats(target.key)
-        folder = domain_folder(self.cache, target.key)
-        async with RunStore(
-            folder, scope=_scope(self.config), evidence_budget_bytes=self.budget
-        ) as store:
-            runner = SampleRunner(
-                self.config,
-                renderer,
-                store,
-                self.limiter,
-                self.robots,
-                progress,
-                retry_policy=self.retry_policy,
-            )
-            run = _Run(self.config, runner, self.robots, self.limiter, self.normalizer, progress)
-            entry = await _learn_domain(run, target, source, self.fetch_page, stats)
-            evidence = (store.evidence_bytes, store.evidence_skipped)
-        stats.counters.outcomes = []  # read back from the checkpoint; not sent to the driver
-        return _Learned(target.key, entry, stats, runner.render_seconds, evidence)
-
-    async def close(self) -> None:
-        """Close the browser."""
-        await self._stack.aclose()
-
-
-def _tasks(targets: Sequence[Target], sources: Sequence[Source]) -> list[_Task]:
-    """One task per host, in the order of the domains file."""
-    by_host: dict[str, list[tuple[Target, Source]]] = {}
-    for target, source in zip(targets, sources, strict=True):
-        by_host.setdefault(target.host, []).append((target, source))
-    return [
-        _Task(host, tuple(t for t, _ in pairs), tuple(s for _, s in pairs))
-        for host, pairs in by_host.items()
-    ]
-
-
-class _Pool:
-    """Keeps every actor busy with up to ``per_actor`` hosts; retries a dead actor's hosts.
-
-    Nothing here schedules: Ray places the actors, and ``asyncio.wait`` on the tasks' object
-    references says which finished. An actor that died is replaced by a fresh one.
-    """
-
-    def __init__(
-        self,
-        make_actor: Callable[[], Any],
-        size: int,
-        *,
-        per_actor: int,
-        attempts: int,
-        progress: Progress,
-        on_assign: Callable[[str, Any], None] | None,
-    ) -> None:
-        self.make_actor = make_actor
-        self.size = size
-        self.per_actor = per_actor
-        self.attempts = attempts
-        self.progress = progress
-        self.on_assign = on_assign
-        self.actors: list[Any] = []
-        self.started = 0
-        self.tries: dict[str, int] = {}
-        self.failed: dict[str, str] = {}
-
-    def _actor(self) -> Any:
-        actor = self.make_actor()
-        self.started += 1
-        self.actors.append(actor)
-        return actor
-
-    async def run(self, tasks: Sequence[_Task]) -> list[_Learned]:
-        queue = deque(tasks)
-        load: dict[Any, int] = {}
-        flight: dict[asyncio.Future[Any], tuple[_Task, Any]] = {}
-        results: list[_Learned] = []
-        for _ in range(self.size):
-            load[self._actor()] = 0
+    for task in tasks:
+        pool.submit(submit, task)
+    results: dict[str, DomainResult] = {}
+    errors: list[str] = []
+    while pool.has_next():  # type: ignore[no-untyped-call]
         try:
-            while queue or flight:
-                while queue:
-                    idle = [a for a in self.actors if load[a] < self.per_actor]
-                    if not idle:
-                        break
-                    actor = min(idle, key=lambda a: load[a])
-                    task = queue.popleft()
-                    for target in task.targets:
-                        self.tries[target.key] = task.attempt
-                        if self.on_assign is not None:
-                            self.on_assign(target.key, actor)
-                    ref = actor.learn.remote(task)
-                    flight[asyncio.wrap_future(ref.future())] = (task, actor)
-                    load[actor] += 1
-                done, _ = await asyncio.wait(flight, return_when=asyncio.FIRST_COMPLETED)
-                for future in done:
-                    task, actor = flight.pop(future)
-                    load[actor] = load.get(actor, 1) - 1
-                    try:
-                        learned = future.result()
-                    except RayActorError as exc:
-                        if actor in self.actors:
-                            logger.warning("an actor died (%s); starting another", exc)
-                            self.actors.remove(actor)
-                            load.pop(actor, None)
-                            load[self._actor()] = 0
-                        self._retry(task, queue, f"its actor died: {type(exc).__name__}")
-                        continue
-                    except RayError as exc:  # the task raised, or its worker crashed
-                        cause = getattr(exc, "cause", None) or exc
-                        self._retry(task, queue, f"{type(cause).__name__}: {cause}")
-                        continue
-                    results.extend(learned)
-                    self._done(learned)
-        finally:
-            for future in flight:
-                future.cancel()
-        return results
+            learned: dict[str, DomainResult] = pool.get_next_unordered()
+        except RayError as exc:  # retries exhausted, or the task raised: which one is unknown
+            errors.append(_error_text(exc))
+            logger.warning("a host failed: %s", errors[-1])
+            continue
+        for item in learned.values():
+            results[item.key] = item
+            _count(progress, item)
+        progress.update(force=True)
+    return results, errors
 
-    def _retry(self, task: _Task, queue: deque[_Task], reason: str) -> None:
-        keys = ", ".join(t.key for t in task.targets)
-        if task.attempt < self.attempts:
-            logger.warning("%s: attempt %d failed (%s); retrying", keys, task.attempt, reason)
-            queue.append(replace(task, attempt=task.attempt + 1))
-            return
-        logger.warning("%s: failed on all %d attempts (%s)", keys, self.attempts, reason)
-        for target in task.targets:
-            self.failed[target.key] = f"failed on {self.attempts} attempts: {reason}"
-        self.progress.domains_done += len(task.targets)
-        self.progress.update(force=True)
 
-    def _done(self, learned: Sequence[_Learned]) -> None:
-        p = self.progress
-        for item in learned:
-            counters = item.stats.counters
-            p.domains_done += 1
-            p.patterns_total += item.stats.patterns_learned
-            p.patterns_done += item.stats.patterns_learned
-            p.renders += counters.renders
-            p.failures += counters.render_failures
-            p.resumed += counters.resumed
-        p.update(force=True)
-
-    async def close(self) -> None:
-        """Close every live actor's browser, then end the actors."""
-        closing = [asyncio.wrap_future(a.close.remote().future()) for a in self.actors]
-        await asyncio.gather(*closing, return_exceptions=True)
-        for actor in self.actors:
-            ray.kill(actor)
-        self.actors.clear()
+def _close(actors: Sequence[Any]) -> None:
+    """Close every actor's browser, then end the actors (without restarts)."""
+    for actor in actors:
+        try:
+            ray.get(actor.close.remote(), timeout=60)
+        except (RayError, TimeoutError) as exc:
+            logger.info("an actor did not close cleanly: %s", exc)
+        ray.kill(actor)
 
 
 def _connect(address: str) -> bool:
@@ -347,13 +160,14 @@ async def crawl_on_ray(
         browser: a Chromium executable, on every node.
         previous: the learned set last published, for the publishing gate.
         force: write even when the gate refuses.
-        progress: where progress is shown (updated as domains finish).
+        progress: where progress is shown (updated as hosts finish).
         address: ``local`` (start a local Ray), ``auto`` or a cluster address; an already
             connected Ray is used as it is.
         actors: how many actors (one Chromium each); by default the cluster's CPUs, at most
             one per host.
-        attempts: how often a domain is tried when its actor dies.
-        on_assign: called with a domain key and the actor it is sent to (for monitoring).
+        attempts: how often a host's task is tried when its actor dies (Ray's retries).
+        on_assign: called, from the thread that runs the pool, with a domain key and the
+            actor it is sent to (for monitoring).
 
     Raises:
         ConfigError: before any work, for unusable options.
@@ -376,23 +190,16 @@ async def crawl_on_ray(
     check_output(out)
     started_ray = _connect(address)
     started = time.monotonic()
-    tasks = _tasks(targets, sources)
+    tasks = host_tasks(targets, sources)
     cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
-    size = actors or max(1, int(cpus))
-    size = min(size, len(tasks)) or 1
+    size = min(actors or max(1, int(cpus)), len(tasks)) or 1
     budget = config.evidence_budget_bytes // max(1, len(targets))
-    remote = ray.remote(num_cpus=1)(DomainWorker)
-    pool = _Pool(
-        lambda: remote.remote(config, str(cache.resolve()), resolve, browser, budget),
-        size,
-        per_actor=max(1, config.concurrency) * 2,
-        attempts=attempts,
-        progress=progress,
-        on_assign=on_assign,
-    )
+    remote = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=attempts - 1)(DomainWorker)
     try:
         async with RunStore(
-            cache, scope=_scope(config), evidence_budget_bytes=config.evidence_budget_bytes
+            cache,
+            scope=comparison_scope(config),
+            evidence_budget_bytes=config.evidence_budget_bytes,
         ) as store:
             store.write_run(
                 {
@@ -402,16 +209,35 @@ async def crawl_on_ray(
                     "ray": {"address": address, "actors": size, "attempts": attempts},
                 }
             )
+            workers = [
+                remote.remote(config, str(cache.resolve()), resolve, browser, budget)
+                for _ in range(size)
+            ]
             try:
-                learned = {item.key: item for item in await pool.run(tasks)}
+                learned, errors = await asyncio.to_thread(
+                    _run_pool,
+                    workers,
+                    tasks,
+                    slots=max(1, config.concurrency),
+                    progress=progress,
+                    on_assign=on_assign,
+                )
             finally:
-                await pool.close()
+                await asyncio.to_thread(_close, workers)
+            failed = {
+                t.key: f"not learned after {attempts} attempt(s): "
+                + (errors[-1] if errors else "no result")
+                for t in targets
+                if t.key not in learned
+            }
+            for key, reason in failed.items():
+                logger.warning("%s: %s; left out of the set", key, reason)
             stats = []
             for target in targets:
                 item = learned.get(target.key)
-                stats.append(item.stats if item else DomainStats(target.key))
-                if item is None:
-                    stats[-1].error = pool.failed.get(target.key, "not learned")
+                stats.append(
+                    item.stats if item else DomainStats(target.key, error=failed[target.key])
+                )
             entries = [(t.key, learned[t.key].entry if t.key in learned else None) for t in targets]
             result_set = learned_set(config, entries)
             summary = run_summary(
@@ -427,14 +253,14 @@ async def crawl_on_ray(
             summary["ray"] = {
                 "address": address,
                 "actors": size,
-                "actors_started": pool.started,
-                "attempts": dict(pool.tries),
-                "failed": dict(pool.failed),
+                "attempts": attempts,
+                "failed": failed,
             }
             store.write_stats(summary)
     finally:
         if started_ray:
             ray.shutdown()
+    progress.domains_done = len(targets)
     progress.finish()
     gate = publish(
         result_set,
