@@ -25,7 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from learner.plan import plan_urls, read_plan
+from learner.plan import plan_urls
+from learner.plan_file import read_plan
 from learner.targets import parse_target
 
 _PATTERNS = (

@@ -23,15 +23,9 @@ from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
-from learner.plan import (
-    DomainPlan,
-    PlanSettings,
-    duckdb_errors,
-    plan_files,
-    plan_format,
-    read_plan,
-    write_plan,
-)
+from learner.plan import DomainPlan, PlanSettings
+from learner.plan_file import plan_format, read_plan, write_plan
+from learner.plan_logs import duckdb_errors, plan_files
 from learner.progress import Progress
 from learner.resolve import resolve_entries
 from learner.store import saved_comparisons

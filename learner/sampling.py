@@ -81,7 +81,7 @@ def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[s
     """Group URLs by pattern key; URLs without parameters and invalid lines are skipped.
 
     The groups do not depend on the order of ``urls`` (see :func:`make_group`), so a plan
-    read from sharded logs in any order (:mod:`learner.plan`) gives the very same groups.
+    read from sharded logs in any order (:mod:`learner.plan_logs`) gives the very same groups.
     """
     seen: dict[str, dict[str, str]] = {}
     counts: dict[str, int] = {}

@@ -12,15 +12,9 @@ import pytest
 
 from benchmarks.bench_plan import domains, generate_log
 from learner.cli import main
-from learner.plan import (
-    DomainPlan,
-    PlanSettings,
-    plan_files,
-    plan_rows,
-    plan_urls,
-    read_plan,
-    write_plan,
-)
+from learner.plan import DomainPlan, PlanSettings, plan_urls
+from learner.plan_file import plan_rows, read_plan, write_plan
+from learner.plan_logs import plan_files
 from learner.sampling import MAX_GROUP_URLS, group_by_pattern
 from learner.targets import parse_target
 from samepage import MIQPSNormalizer
@@ -149,7 +143,7 @@ def test_crawl_refuses_options_that_contradict_the_plan(
 
 def test_the_single_process_learner_does_not_import_ray() -> None:
     code = (
-        "import sys, learner.cli, learner.crawl, learner.plan; "
+        "import sys, learner.cli, learner.crawl, learner.plan, learner.plan_file; "
         "sys.exit(any(m == 'ray' or m.startswith('ray.') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
