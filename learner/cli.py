@@ -502,9 +502,19 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
     try:
         written = write_plan(plans, args.out, settings)
     except duckdb_errors() as exc:
-        raise ConfigError(f"reading {' '.join(args.urls)}: {exc}") from exc
+        raise ConfigError(_log_error(str(exc), args.urls)) from exc
     print(f"plan: {written} domains written to {args.out}")
     return EXIT_OK
+
+
+def _log_error(message: str, sources: Sequence[str]) -> str:
+    """DuckDB's error while reading URL logs, on one line naming the file (when it says)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    named = [line.partition("=")[2].strip() for line in lines if line.startswith("file =")]
+    where = named[0] if named else " ".join(sources)
+    said = [line for line in lines[:4] if " = " not in line]
+    why = "; ".join(x for x in said if not x.startswith(("Original Line", "Possible Solution")))
+    return f"--urls {where}: {why}"
 
 
 def _run_demo(args: argparse.Namespace, progress: Progress) -> int:

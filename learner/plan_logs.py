@@ -49,7 +49,13 @@ def input_format(path: str) -> LogFormat:
     return "text"
 
 
-def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
+def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1: bool) -> Any:
+    """The vectorized ``plan_parts`` of DuckDB: each line's domains, pattern and URLs.
+
+    With ``latin1``, lines were read as Latin-1 (one character a byte, so no byte is
+    refused); they are decoded here as UTF-8 with bad bytes replaced, as ``crawl --urls``
+    reads a text log.
+    """
     import pyarrow as pa
 
     covering = Covering(targets)
@@ -65,6 +71,8 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
     def parts(lines: Any) -> Any:
         rows: list[dict[str, Any]] = []
         for line in lines.to_pylist():
+            if latin1 and line is not None:
+                line = line.encode("latin-1").decode("utf-8", "replace")
             url = observed_line(line)
             found = url_parts(url, norm) if url is not None else None
             if found is None:
@@ -85,10 +93,11 @@ def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str) -> str:
         return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_parquet({paths})"
     if fmt == "csv":
         return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_csv({paths}, header = true)"
-    # One URL a line: a delimiter no log line holds, no quoting, every byte kept.
+    # One URL a line: a delimiter no log line holds, no quoting, every byte kept (as
+    # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8).
     return (
         f"SELECT line FROM read_csv({paths}, columns = {{'line': 'VARCHAR'}}, delim = '\\x01', "
-        "quote = '', escape = '', header = false, auto_detect = false)"
+        "quote = '', escape = '', header = false, auto_detect = false, encoding = 'latin-1')"
     )
 
 
@@ -174,7 +183,7 @@ def plan_files(
     with Job(memory_limit=memory_limit, ordered=False) as job:
         job.con.create_function(  # type: ignore[call-overload]  # stubs type options as enums
             "plan_parts",
-            _parts_function(targets, norm),
+            _parts_function(targets, norm, latin1=fmt == "text"),
             ["VARCHAR"],
             "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR)",
             type="arrow",

@@ -147,3 +147,34 @@ def test_the_single_process_learner_does_not_import_ray() -> None:
         "sys.exit(any(m == 'ray' or m.startswith('ray.') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_text_log_with_bytes_that_are_not_utf8_plans_as_in_memory(tmp_path: Path) -> None:
+    log = tmp_path / "urls.txt"
+    log.write_bytes(
+        b"http://shop.test/item?id=1&q=caf\xc3\xa9\n"
+        b"http://shop.test/item?id=2&q=caf\xe9\n"  # Latin-1, not UTF-8
+        b"http://shop.test/item?id=\xff3&q=x\n"
+    )
+    targets = [parse_target("http://shop.test")]
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        expected = plan_urls(targets, handle.read().splitlines(), SETTINGS)
+    (shop,) = expected
+    assert "http://shop.test/item?id=2&q=caf\ufffd" in shop.groups[0].urls
+    assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
+
+
+def test_a_csv_log_that_is_not_utf8_stops_with_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "urls.csv"
+    log.write_bytes(b"url\nhttp://shop.test/item?id=1\nhttp://shop.test/item?id=\xff2\n")
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    out = tmp_path / "plan.jsonl"
+    status = main(["plan", str(listed), "--urls", str(log), "--out", str(out)])
+    assert status == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"--urls {log}: " in err and "not utf-8" in err
+    assert not out.exists()
