@@ -168,7 +168,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=3,
         metavar="N",
-        help="attempts per domain whose actor dies; then it is reported and left out",
+        help="tries of a host whose actor dies (Ray retries it on the restarted actor); "
+        "then its domains are reported and left out",
     )
 
     plan = sub.add_parser(
