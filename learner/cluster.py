@@ -5,7 +5,7 @@ this module. Scheduling, retries and restarts are Ray's: the actors
 (:class:`~learner.ray_worker.DomainWorker`) are declared with ``max_restarts=-1`` and
 ``max_task_retries=attempts - 1``, and a :class:`ray.util.ActorPool` hands them the tasks,
 one per host (all the domains of one host go to one actor, so per-host pacing and robots.txt
-state stay in one place). An actor gets back small results: each domain's verdicts (with
+state stay in one place). The driver gets back small results: each domain's verdicts (with
 their samples and distances) and its counters, keyed by domain. Full screenshots never
 leave an actor; thumbnails and overlays go to the run folder, within the evidence budget.
 
