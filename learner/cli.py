@@ -1,4 +1,4 @@
-"""``python -m learner``: crawl, demo, diff (and report).
+"""``python -m learner``: plan, crawl, demo, diff (and report).
 
 Exit status: 0 the run completed (pages that failed are recorded, not fatal); 1 the
 publishing gate refused the new set (``crawl --previous``, ``diff``); 2 unusable input or
@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 from collections.abc import Coroutine, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -22,6 +23,9 @@ from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
+from learner.plan import DomainPlan, PlanSettings
+from learner.plan_file import plan_format, read_plan, write_plan
+from learner.plan_logs import duckdb_errors, plan_files
 from learner.progress import Progress
 from learner.resolve import resolve_entries
 from learner.store import saved_comparisons
@@ -53,6 +57,8 @@ _OPTIONS = {
 _EPILOG = """\
 examples:
   python -m learner crawl domains.txt --urls access-log-urls.txt --out data/learned.json
+  python -m learner plan domains.txt --urls 'logs/*.parquet' --column url --out plan.parquet
+  python -m learner crawl domains.txt --plan plan.parquet --ray auto --cache /shared/run
   python -m learner crawl domains.txt --previous data/learned.json --out data/learned.new.json
   python -m learner crawl staging.txt --resolve shop.example=10.0.0.5:8080
   python -m learner demo
@@ -87,6 +93,11 @@ def _parser() -> argparse.ArgumentParser:
     io = run.add_argument_group("input and output")
     io.add_argument(
         "--urls", metavar="FILE", help="observed-URL log (default: discover from each site)"
+    )
+    io.add_argument(
+        "--plan",
+        metavar="PLAN",
+        help="study the patterns of a plan file (python -m learner plan) instead of --urls",
     )
     io.add_argument(
         "--out", metavar="PATH", default="data/learned.json", help="learned set to write"
@@ -137,6 +148,74 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         metavar="SECONDS",
         help=f"least time between requests to one host (default {_DEFAULTS.delay_s})",
+    )
+    cluster = run.add_argument_group("Ray cluster (pip install 'samepage[cluster]')")
+    cluster.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="render on Ray actors: 'auto', a cluster address, or none for a local Ray",
+    )
+    cluster.add_argument(
+        "--ray-actors",
+        type=int,
+        metavar="N",
+        help="actors, one Chromium each (default: the cluster's CPUs, at most one a domain)",
+    )
+    cluster.add_argument(
+        "--ray-attempts",
+        type=int,
+        default=3,
+        metavar="N",
+        help="tries of a host whose actor dies (Ray retries it on the restarted actor); "
+        "then its domains are reported and left out",
+    )
+
+    plan = sub.add_parser(
+        "plan",
+        help="choose patterns and sample URLs from URL logs of any size (DuckDB)",
+        formatter_class=fmt,
+    )
+    plan.add_argument(
+        "domains", metavar="DOMAINS_FILE", help="one domain or origin per line; # comments"
+    )
+    plan.add_argument(
+        "--urls",
+        metavar="LOG",
+        nargs="+",
+        required=True,
+        help="URL logs: text (one URL a line), .csv or .parquet; globs allowed",
+    )
+    plan.add_argument(
+        "--out", metavar="PLAN", required=True, help="plan to write: .parquet or .jsonl"
+    )
+    plan.add_argument("--column", default="url", help="the URL column of CSV and Parquet logs")
+    plan.add_argument(
+        "--input-format",
+        choices=["text", "csv", "parquet"],
+        help="format of the logs (default: by the first log's extension)",
+    )
+    plan.add_argument(
+        "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (spills past it)"
+    )
+    plan.add_argument(
+        "--top-patterns",
+        type=int,
+        metavar="K",
+        help=f"patterns studied per domain (default {_DEFAULTS.top_patterns})",
+    )
+    plan.add_argument(
+        "--samples",
+        type=int,
+        metavar="S",
+        help=f"sample URLs per parameter (default {_DEFAULTS.samples})",
+    )
+    plan.add_argument(
+        "--seed", type=int, help=f"seed of the sample choice (default {_DEFAULTS.seed})"
+    )
+    plan.add_argument(
+        "--config", metavar="TOML", help="settings file ([learner] table); the command line wins"
     )
 
     demo = sub.add_parser(
@@ -357,23 +436,94 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         if overrides.get(field) is not None:
             raise ConfigError(f"{_OPTIONS.get(field, field)}: {problem}") from None
         raise
+    if args.urls and args.plan:
+        raise ConfigError("--urls and --plan: give one of them")
     observed = _read_urls(args.urls) if args.urls else None
-    result = _run_interruptible(
-        crawl(
+    plan = None
+    if args.plan:
+        config, plan = _adopt_plan(args.plan, config, overrides)
+    options: dict[str, Any] = {
+        "config": config,
+        "out": Path(args.out),
+        "cache": Path(args.cache),
+        "observed": observed,
+        "plan": plan,
+        "resolve": resolve_entries(args.resolve),
+        "browser": args.browser,
+        "previous": Path(args.previous) if args.previous else None,
+        "force": args.force,
+        "progress": progress,
+    }
+    if args.ray is not None:
+        from learner.cluster import crawl_on_ray
+
+        work = crawl_on_ray(
             targets,
-            config=config,
-            out=Path(args.out),
-            cache=Path(args.cache),
-            observed=observed,
-            resolve=resolve_entries(args.resolve),
-            browser=args.browser,
-            previous=Path(args.previous) if args.previous else None,
-            force=args.force,
-            progress=progress,
+            address=args.ray,
+            actors=args.ray_actors,
+            attempts=args.ray_attempts,
+            **options,
         )
-    )
+    else:
+        work = crawl(targets, **options)
+    result = _run_interruptible(work)
     _print_summary(result)
     return EXIT_OK
+
+
+def _adopt_plan(
+    path: str, config: LearnerConfig, overrides: dict[str, Any]
+) -> tuple[LearnerConfig, dict[str, DomainPlan]]:
+    """Read a plan; the crawl takes its patterns, samples and seed (an option may not differ)."""
+    settings, plan = read_plan(path)
+    adopted = {"top_patterns": settings.top_patterns, "samples": settings.samples}
+    adopted["seed"] = settings.seed
+    for field, value in adopted.items():
+        given = overrides.get(field)
+        if given is not None and given != value:
+            raise ConfigError(
+                f"{_OPTIONS.get(field, field)} {given}: the plan {path} was made with {value}"
+            )
+    adopted_config = replace(
+        config,
+        top_patterns=settings.top_patterns,
+        samples=settings.samples,
+        seed=settings.seed,
+    )
+    return adopted_config, plan
+
+
+def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
+    targets = read_targets(args.domains)
+    file_values = read_config_file(args.config) if args.config else {}
+    overrides = {"top_patterns": args.top_patterns, "samples": args.samples, "seed": args.seed}
+    config = build_config(file_values, overrides)
+    settings = PlanSettings(config.top_patterns, config.samples, config.seed)
+    plan_format(args.out)
+    plans = plan_files(
+        targets,
+        args.urls,
+        settings,
+        fmt=args.input_format,
+        column=args.column,
+        memory_limit=args.memory_limit,
+    )
+    try:
+        written = write_plan(plans, args.out, settings)
+    except duckdb_errors() as exc:
+        raise ConfigError(_log_error(str(exc), args.urls)) from exc
+    print(f"plan: {written} domains written to {args.out}")
+    return EXIT_OK
+
+
+def _log_error(message: str, sources: Sequence[str]) -> str:
+    """DuckDB's error while reading URL logs, on one line naming the file (when it says)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    named = [line.partition("=")[2].strip() for line in lines if line.startswith("file =")]
+    where = named[0] if named else " ".join(sources)
+    said = [line for line in lines[:4] if " = " not in line]
+    why = "; ".join(x for x in said if not x.startswith(("Original Line", "Possible Solution")))
+    return f"--urls {where}: {why}"
 
 
 def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
@@ -415,7 +565,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     _configure_logging(args.verbose, args.quiet)
     progress = Progress(enabled=not args.quiet)
-    commands = {"crawl": _run_crawl, "demo": _run_demo, "diff": _run_diff, "report": _run_report}
+    commands = {
+        "crawl": _run_crawl,
+        "demo": _run_demo,
+        "diff": _run_diff,
+        "plan": _run_plan,
+        "report": _run_report,
+    }
     try:
         return commands[args.command](args, progress)
     except GateRefused as exc:

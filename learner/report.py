@@ -330,7 +330,7 @@ def write_report(run: Path, out: Path) -> Path:
     title = "samepage learner report: " + (", ".join(sorted(found.learned.domains)) or "no domains")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        images = EvidenceImages(found.folder, out)
+        images = EvidenceImages(found, out)
         index = out / "index.html"
         index.write_text(page(title, _body(found, images)), encoding="utf-8")
     except OSError as exc:

@@ -1,5 +1,7 @@
 """A run folder read back for the report: the learned set, stats, comparisons and images.
 
+A single-process run keeps its comparisons and images at the top of the folder; a Ray run
+(:mod:`learner.cluster`) keeps them per domain, in ``domains/*/``: both are read.
 Everything in it is treated as untrusted input: a torn or hostile checkpoint line is skipped,
 and an image path is followed only to a plain file name inside ``evidence/``.
 """
@@ -29,13 +31,16 @@ _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 class RunFolder:
     """What the report reads from a run folder.
 
-    ``pairs`` holds the checkpoint's comparisons by (original, candidate); a later line wins.
+    ``pairs`` holds the checkpoints' comparisons by (original, candidate); a later line wins.
+    ``parts`` are the folders that hold a checkpoint and evidence: the run folder itself,
+    then the domain folders of a Ray run.
     """
 
     folder: Path
     learned: LearnedSet
     stats: Mapping[str, Any]
     pairs: Mapping[tuple[str, str], Mapping[str, Any]]
+    parts: tuple[Path, ...] = ()
 
 
 def read_run_folder(folder: Path) -> RunFolder:
@@ -64,12 +69,26 @@ def read_run_folder(folder: Path) -> RunFolder:
         stats = loaded if isinstance(loaded, dict) else {}
     except (OSError, ValueError, RecursionError):
         logger.warning("%s: no readable stats.json; totals are left out", folder)
-    return RunFolder(folder, learned, stats, _read_pairs(folder / "checkpoint.jsonl"))
-
-
-def _read_pairs(path: Path) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """The checkpoint's comparisons by (original, candidate); a later line wins."""
+    parts = (folder, *_domain_folders(folder))
     pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for part in parts:
+        _read_pairs(part / "checkpoint.jsonl", pairs)
+    if not pairs:
+        logger.warning("%s: no comparisons; the report shows verdicts without evidence", folder)
+    return RunFolder(folder, learned, stats, pairs, parts)
+
+
+def _domain_folders(folder: Path) -> list[Path]:
+    """The domain folders of a Ray run (``domains/*/``), by name; none for a single process."""
+    try:
+        found = [p for p in (folder / "domains").iterdir() if _SAFE_NAME.fullmatch(p.name)]
+    except OSError:
+        return []
+    return sorted(p for p in found if p.is_dir() and not p.is_symlink())
+
+
+def _read_pairs(path: Path, pairs: dict[tuple[str, str], Mapping[str, Any]]) -> None:
+    """Add a checkpoint's comparisons to ``pairs`` by (original, candidate); a later line wins."""
     try:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
@@ -79,15 +98,17 @@ def _read_pairs(path: Path) -> dict[tuple[str, str], Mapping[str, Any]]:
                 except (ValueError, KeyError, TypeError, RecursionError):
                     continue  # a torn last line of an interrupted run, or a hostile one
     except OSError:
-        logger.warning("%s: no checkpoint; the report shows verdicts without evidence", path)
-    return pairs
+        logger.info("%s: no checkpoint", path)
 
 
 class EvidenceImages:
-    """Copies the evidence images the report shows into ``OUT/evidence/``."""
+    """Copies the evidence images the report shows into ``OUT/evidence/``.
 
-    def __init__(self, run: Path, out: Path) -> None:
-        self.source = run / "evidence"
+    An image is looked up in the ``evidence/`` folder of each part of the run, in order.
+    """
+
+    def __init__(self, run: RunFolder, out: Path) -> None:
+        self.sources = [part / "evidence" for part in run.parts or (run.folder,)]
         self.target = out / "evidence"
         self.copied: set[str] = set()
 
@@ -98,8 +119,8 @@ class EvidenceImages:
         folder, _, name = relative.partition("/")
         if folder != "evidence" or not _SAFE_NAME.fullmatch(name):
             return None  # never follow a path out of the evidence folder
-        src = self.source / name
-        if not src.is_file():
+        src = next((d / name for d in self.sources if (d / name).is_file()), None)
+        if src is None:
             return None
         if name not in self.copied:
             self.target.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ the parameter ``id``.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from collections.abc import Iterable, Sequence
@@ -21,16 +22,22 @@ from samepage import InvalidURL, MIQPSNormalizer, pattern_key
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "MAX_GROUP_URLS",
     "Context",
     "PatternGroup",
     "choose_samples",
     "context_of",
     "group_by_pattern",
     "keep_only",
+    "make_group",
     "param_values",
+    "sample_seed",
     "top_patterns",
     "without_param",
 ]
+
+MAX_GROUP_URLS = 1000
+"""The most distinct URLs a pattern keeps for sampling (a uniform, order-free choice)."""
 
 Context = tuple[str, tuple[tuple[str, ...], ...]]
 """Where a parameter is tested: the URL's path and the values of its other parameters."""
@@ -71,26 +78,60 @@ class PatternGroup:
 
 
 def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[str, PatternGroup]:
-    """Group URLs by pattern key; URLs without parameters and invalid lines are skipped."""
+    """Group URLs by pattern key; URLs without parameters and invalid lines are skipped.
+
+    The groups do not depend on the order of ``urls`` (see :func:`make_group`), so a plan
+    read from sharded logs in any order (:mod:`learner.plan_logs`) gives the very same groups.
+    """
     seen: dict[str, dict[str, str]] = {}
     counts: dict[str, int] = {}
     for url in urls:
-        try:
-            pattern = normalizer.pattern_key(url)
-            static = normalizer.static_url(url)
-        except InvalidURL as exc:
-            logger.debug("skipping %s", exc)
+        parts = url_parts(url, normalizer)
+        if parts is None or not parts[0]:
             continue
-        if not pattern:
-            continue
-        # A redirect wrapper or a host alias is rendered as what it stands for.
-        shown = url if _host(url) == _host(static) else static
-        seen.setdefault(pattern, {}).setdefault(static, shown)
+        pattern, static, shown = parts
+        by_static = seen.setdefault(pattern, {})
+        earlier = by_static.get(static)
+        by_static[static] = shown if earlier is None else min(earlier, shown)
         counts[pattern] = counts.get(pattern, 0) + 1
-    return {
-        p: PatternGroup(p, tuple(by_static.values()), counts[p], tuple(by_static))
-        for p, by_static in seen.items()
-    }
+    return {p: make_group(p, counts[p], by_static.items()) for p, by_static in seen.items()}
+
+
+def url_parts(url: str, normalizer: MIQPSNormalizer) -> tuple[str, str, str] | None:
+    """``(pattern, static, shown)`` of an observed URL, or None if it is not a URL.
+
+    ``static`` is the URL with only the blocklist applied; ``shown`` is what gets rendered:
+    the URL as observed, or, for a redirect wrapper or a host alias, the URL it stands for.
+    The pattern is ``""`` for a URL without parameters.
+    """
+    try:
+        pattern = normalizer.pattern_key(url)
+        static = normalizer.static_url(url)
+    except InvalidURL as exc:
+        logger.debug("skipping %s", exc)
+        return None
+    return pattern, static, url if _host(url) == _host(static) else static
+
+
+def make_group(pattern: str, count: int, pairs: Iterable[tuple[str, str]]) -> PatternGroup:
+    """The group of one pattern from its distinct ``(static, shown)`` pairs.
+
+    At most :data:`MAX_GROUP_URLS` pairs are kept: those whose statics have the smallest MD5
+    digests, a uniform choice that needs no order and no seed (DuckDB computes the same one
+    in SQL). They are ordered by static URL. Applying it to its own output changes nothing.
+    """
+    kept = sorted(pairs, key=lambda pair: (_digest(pair[0]), pair[0]))[:MAX_GROUP_URLS]
+    kept.sort()
+    return PatternGroup(pattern, tuple(s for _, s in kept), count, tuple(s for s, _ in kept))
+
+
+def _digest(static: str) -> str:
+    return hashlib.md5(static.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
+
+
+def sample_seed(seed: int, domain: str, pattern: str) -> str:
+    """The seed of one pattern's sample choice: the run seed with the site and the pattern."""
+    return f"{seed}:{domain}:{pattern}"
 
 
 def _host(url: str) -> str:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up a development environment from nothing: a virtual environment in .venv with samepage,
-# the learner, the DuckDB and Spark engines and the test tools installed, a Chromium for the
-# learner to drive and a Java runtime for Spark.
+# the learner and its Ray cluster extra, the DuckDB and Spark engines and the test tools
+# installed, a Chromium for the learner to drive and a Java runtime for Spark.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +26,9 @@ apt_install() {
 
 stamp="$VENV/.samepage-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,duckdb,spark,test] into $VENV" >&2
+    echo "setup: installing samepage[learner,cluster,duckdb,spark,test] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,duckdb,spark,test]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,test]"
     touch "$stamp"
 fi
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import pytest_asyncio
@@ -249,3 +251,37 @@ def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) ->
     assert page.index('<code>b</code> <span class="badge v-undecided">') < page.index(
         '<code>a</code> <span class="badge v-neutral">'
     )
+
+
+def _as_ray_run(single: Path, ray_run: Path) -> int:
+    """Lay out a single-process run folder as a Ray run does; how many domain folders."""
+    from learner.ray_worker import domain_folder
+
+    for name in ("learned.json", "stats.json"):
+        shutil.copyfile(single / name, ray_run / name)
+    by_domain: dict[str, list[str]] = {}
+    for line in (single / "checkpoint.jsonl").read_text(encoding="utf-8").splitlines():
+        host = urlsplit(json.loads(line)["pair"]["original"]).hostname or ""
+        by_domain.setdefault(host, []).append(line)
+    for host, lines in by_domain.items():
+        folder = domain_folder(ray_run, host)
+        (folder / "evidence").mkdir(parents=True)
+        (folder / "checkpoint.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        for line in lines:
+            for path in json.loads(line)["pair"].get("evidence", {}).values():
+                if isinstance(path, str) and (single / path).is_file():
+                    shutil.copyfile(single / path, folder / path)
+    return len(by_domain)
+
+
+def test_a_ray_run_folder_reports_the_comparisons_and_images_of_its_domains(
+    report: Path, fixture_run: CrawlResult, tmp_path: Path
+) -> None:
+    ray_run = tmp_path / "ray-run"
+    ray_run.mkdir()
+    assert _as_ray_run(fixture_run.run_folder, ray_run) >= 2
+    index = write_report(ray_run, tmp_path / "out")
+    single_page = report.read_text(encoding="utf-8")
+    assert index.read_text(encoding="utf-8") == single_page
+    copied = sorted(p.name for p in (tmp_path / "out" / "evidence").iterdir())
+    assert copied and copied == sorted(p.name for p in (report.parent / "evidence").iterdir())

@@ -1,0 +1,187 @@
+"""Plan files: a plan written as Parquet or JSON Lines, and read back by ``crawl --plan``.
+
+A plan file has one row per domain and pattern, most frequent pattern first (a domain
+without any pattern has one row with a null pattern):
+
+==================  =====================================================================
+``domain``          the learned-set key of the domain (as in the domains file)
+``domain_urls``     observed URLs of the domain, duplicates included
+``patterns_seen``   distinct patterns of the domain
+``pattern``         the pattern key
+``rank``            1 for the most frequent pattern of the domain
+``count``           observed URLs with this pattern, duplicates included
+``urls``            the pattern's distinct URLs as rendered (at most ``MAX_GROUP_URLS``)
+``statics``         the same URLs with the blocklist applied, one for one
+``samples``         ``[{name, urls}]``: the sample URLs of each parameter
+``top_patterns``,   the settings the plan was made with (``crawl --plan`` adopts them)
+``samples_per_param``, ``seed``
+==================  =====================================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
+from typing import Any, Literal
+
+from learner.errors import ConfigError
+from learner.plan import DomainPlan, PlanSettings
+from learner.sampling import PatternGroup
+
+__all__ = ["PlanFormat", "plan_format", "plan_rows", "read_plan", "write_plan"]
+
+PlanFormat = Literal["parquet", "jsonl"]
+
+
+def plan_format(path: str) -> PlanFormat:
+    """The format of a plan file by its extension: ``.parquet`` or ``.jsonl``."""
+    suffix = PurePath(path).suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return "parquet"
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl"
+    raise ConfigError(f"{path}: a plan must end in .parquet or .jsonl")
+
+
+def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
+    """The rows of one domain in a plan file."""
+    common = {
+        "domain": plan.key,
+        "domain_urls": plan.urls,
+        "patterns_seen": plan.patterns_seen,
+        "top_patterns": settings.top_patterns,
+        "samples_per_param": settings.samples,
+        "seed": settings.seed,
+    }
+    if not plan.groups:
+        return [
+            {
+                **common,
+                "pattern": None,
+                "rank": 0,
+                "count": 0,
+                "urls": [],
+                "statics": [],
+                "samples": [],
+            }
+        ]
+    samples = plan.samples(settings)
+    return [
+        {
+            **common,
+            "pattern": group.pattern,
+            "rank": rank,
+            "count": group.count,
+            "urls": list(group.urls),
+            "statics": list(group.statics),
+            "samples": [{"name": n, "urls": u} for n, u in samples[group.pattern].items()],
+        }
+        for rank, group in enumerate(plan.groups, 1)
+    ]
+
+
+def write_plan(plans: Iterable[DomainPlan], out: str, settings: PlanSettings) -> int:
+    """Write a plan file (Parquet or JSON Lines, by extension), streamed; the domains written.
+
+    The file is written under a temporary name and renamed into place.
+    """
+    fmt = plan_format(out)
+    temp = f"{out}.tmp-{os.getpid()}"
+    count = 0
+    try:
+        if fmt == "jsonl":
+            with open(temp, "w", encoding="utf-8") as handle:
+                for plan in plans:
+                    count += 1
+                    for row in plan_rows(plan, settings):
+                        handle.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+        else:
+            count = _write_parquet(plans, temp, settings)
+        os.replace(temp, out)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+    return count
+
+
+def _write_parquet(plans: Iterable[DomainPlan], path: str, settings: PlanSettings) -> int:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    strings = pa.list_(pa.string())
+    schema = pa.schema(
+        [
+            ("domain", pa.string()),
+            ("domain_urls", pa.int64()),
+            ("patterns_seen", pa.int64()),
+            ("pattern", pa.string()),
+            ("rank", pa.int64()),
+            ("count", pa.int64()),
+            ("urls", strings),
+            ("statics", strings),
+            ("samples", pa.list_(pa.struct([("name", pa.string()), ("urls", strings)]))),
+            ("top_patterns", pa.int64()),
+            ("samples_per_param", pa.int64()),
+            ("seed", pa.int64()),
+        ]
+    )
+    count = 0
+    with pq.ParquetWriter(path, schema) as writer:
+        for plan in plans:
+            count += 1
+            writer.write_table(pa.Table.from_pylist(plan_rows(plan, settings), schema=schema))
+    return count
+
+
+def read_plan(path: str) -> tuple[PlanSettings, dict[str, DomainPlan]]:
+    """Read a plan file: its settings and the plan of each domain, by key.
+
+    Raises:
+        ConfigError: the file cannot be read, is not a plan, or mixes settings.
+    """
+    fmt = plan_format(path)
+    try:
+        if fmt == "jsonl":
+            with open(path, encoding="utf-8") as handle:
+                rows = [json.loads(line) for line in handle if line.strip()]
+        else:
+            import pyarrow.parquet as pq
+
+            rows = pq.read_table(path).to_pylist()
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"plan {path}: {exc}") from exc
+    try:
+        return _plans_of(rows)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"plan {path}: not a plan file ({exc!r})") from exc
+
+
+def _plans_of(rows: Sequence[Mapping[str, Any]]) -> tuple[PlanSettings, dict[str, DomainPlan]]:
+    settings = {
+        PlanSettings(int(r["top_patterns"]), int(r["samples_per_param"]), int(r["seed"]))
+        for r in rows
+    }
+    if len(settings) != 1:
+        raise ValueError("a plan needs one setting of top_patterns, samples and seed")
+    groups: dict[str, list[tuple[int, PatternGroup]]] = {}
+    heads: dict[str, tuple[int, int]] = {}
+    for row in rows:
+        key = str(row["domain"])
+        heads[key] = (int(row["domain_urls"]), int(row["patterns_seen"]))
+        found = groups.setdefault(key, [])
+        if row["pattern"] is not None:
+            group = PatternGroup(
+                str(row["pattern"]),
+                tuple(row["urls"]),
+                int(row["count"]),
+                tuple(row["statics"]),
+            )
+            found.append((int(row["rank"]), group))
+    plans = {
+        key: DomainPlan(key, *heads[key], tuple(g for _, g in sorted(found, key=lambda x: x[0])))
+        for key, found in groups.items()
+    }
+    return settings.pop(), plans

@@ -1,0 +1,180 @@
+"""Plans from URL logs: DuckDB's plan is the in-memory plan, for any input form and order."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_plan import domains, generate_log
+from learner.cli import main
+from learner.plan import DomainPlan, PlanSettings, plan_urls
+from learner.plan_file import plan_rows, read_plan, write_plan
+from learner.plan_logs import plan_files
+from learner.sampling import MAX_GROUP_URLS, group_by_pattern
+from learner.targets import parse_target
+from samepage import MIQPSNormalizer
+from tests.plugins.engines import engine
+from tests.site.fixture import FIXTURE_HOSTS, observed_urls
+
+SETTINGS = PlanSettings(top_patterns=20, samples=4, seed=0)
+FIXTURE_TARGETS = [parse_target(f"http://{host}") for host in FIXTURE_HOSTS]
+
+
+@pytest.fixture(autouse=True)
+def _duckdb() -> None:
+    engine("duckdb")
+    engine("pyarrow")
+
+
+def _by_key(plans: list[DomainPlan]) -> dict[str, DomainPlan]:
+    return {p.key: p for p in plans}
+
+
+def test_fixture_log_as_text_csv_and_parquet_plans_as_in_memory(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    urls = observed_urls()
+    expected = plan_urls(FIXTURE_TARGETS, urls, SETTINGS)
+    assert [p.key for p in expected] == sorted(FIXTURE_HOSTS)
+    assert all(p.groups for p in expected)
+    text = tmp_path / "urls.txt"
+    text.write_text("# a comment\n\n" + "\n".join(f"  {u} " for u in urls) + "\n")
+    pq.write_table(pa.table({"u": urls}), tmp_path / "urls.parquet")
+    (tmp_path / "urls.csv").write_text(
+        "n,u\n" + "".join(f'{i},"{u}"\n' for i, u in enumerate(urls))
+    )
+    assert list(plan_files(FIXTURE_TARGETS, [str(text)], SETTINGS)) == expected
+    for name in ("urls.parquet", "urls.csv"):
+        got = plan_files(FIXTURE_TARGETS, [str(tmp_path / name)], SETTINGS, column="u")
+        assert list(got) == expected, name
+
+
+def test_generated_log_plans_as_in_memory_in_any_order_and_sharding(tmp_path: Path) -> None:
+    lines = list(generate_log(60_000, sites=40, seed=3))
+    targets = [parse_target(k) for k in domains(40)[::3]]
+    expected = plan_urls(targets, lines, SETTINGS)
+    # The busiest patterns have more distinct URLs than a pattern keeps.
+    assert max(len(g.urls) for p in expected for g in p.groups) == MAX_GROUP_URLS
+    shuffled = lines[:]
+    random.Random(1).shuffle(shuffled)
+    for n, part in enumerate((shuffled[:25_000], shuffled[25_000:])):
+        (tmp_path / f"log-{n}.txt").write_text("\n".join(part) + "\n")
+    got = list(plan_files(targets, [str(tmp_path / "log-*.txt")], SETTINGS, memory_limit="200MB"))
+    assert got == expected
+
+
+def test_groups_do_not_depend_on_the_order_of_the_log() -> None:
+    lines = list(generate_log(5_000, sites=3, seed=5))
+    norm = MIQPSNormalizer()
+    backwards = group_by_pattern(reversed(lines), norm)
+    assert group_by_pattern(lines, norm) == backwards
+
+
+def test_domains_missing_from_the_log_get_an_empty_plan(tmp_path: Path) -> None:
+    log = tmp_path / "urls.txt"
+    log.write_text("http://shop.test/item?id=1\nnot a url\n")
+    targets = [parse_target("http://shop.test"), parse_target("nowhere.example")]
+    plans = _by_key(list(plan_files(targets, [str(log)], SETTINGS)))
+    assert plans["nowhere.example"] == DomainPlan("nowhere.example", 0, 0, ())
+    assert plans["shop.test"].urls == 1 and plans["shop.test"].patterns_seen == 1
+
+
+@pytest.mark.parametrize("name", ["plan.parquet", "plan.jsonl"])
+def test_plan_files_read_back_as_written(tmp_path: Path, name: str) -> None:
+    plans = plan_urls(FIXTURE_TARGETS, observed_urls(), SETTINGS)
+    out = tmp_path / name
+    assert write_plan(plans, str(out), SETTINGS) == len(plans)
+    settings, read = read_plan(str(out))
+    assert settings == SETTINGS
+    assert read == _by_key(plans)
+
+
+def test_plan_rows_carry_counts_and_the_crawls_samples() -> None:
+    (news,) = plan_urls([parse_target("http://news.test")], observed_urls(), SETTINGS)
+    rows = plan_rows(news, SETTINGS)
+    assert [(r["pattern"], r["rank"], r["count"]) for r in rows] == [
+        (g.pattern, n, g.count) for n, g in enumerate(news.groups, 1)
+    ]
+    first = rows[0]
+    assert first["domain_urls"] == news.urls and first["patterns_seen"] == news.patterns_seen
+    samples = {s["name"]: s["urls"] for s in first["samples"]}
+    assert samples == news.samples(SETTINGS)[first["pattern"]]
+    assert all(1 <= len(u) <= SETTINGS.samples for u in samples.values())
+
+
+def test_plan_command_writes_what_the_crawl_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "urls.txt"
+    log.write_text("\n".join(observed_urls()) + "\n")
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\nhttp://news.test\n")
+    out = tmp_path / "plan.jsonl"
+    status = main(["plan", str(listed), "--urls", str(log), "--out", str(out), "--samples", "4"])
+    assert status == 0
+    assert "2 domains written" in capsys.readouterr().out
+    settings, plans = read_plan(str(out))
+    assert settings == SETTINGS
+    targets = [parse_target("http://shop.test"), parse_target("http://news.test")]
+    assert plans == _by_key(plan_urls(targets, observed_urls(), SETTINGS))
+    assert {json.loads(line)["domain"] for line in out.read_text().splitlines()} == set(plans)
+
+
+def test_crawl_refuses_options_that_contradict_the_plan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "plan.jsonl"
+    write_plan(plan_urls(FIXTURE_TARGETS[:1], [], SETTINGS), str(out), SETTINGS)
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://hostile.test\n")
+    status = main(["crawl", str(listed), "--plan", str(out), "--samples", "8"])
+    assert status == 2
+    assert "--samples 8: the plan" in capsys.readouterr().err
+    status = main(["crawl", str(listed), "--plan", str(out), "--urls", str(out)])
+    assert status == 2
+    assert "--urls and --plan" in capsys.readouterr().err
+
+
+def test_the_single_process_learner_does_not_import_ray() -> None:
+    code = (
+        "import sys, learner.cli, learner.crawl, learner.plan, learner.plan_file; "
+        "sys.exit(any(m == 'ray' or m.startswith('ray.') for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_text_log_with_bytes_that_are_not_utf8_plans_as_in_memory(tmp_path: Path) -> None:
+    log = tmp_path / "urls.txt"
+    log.write_bytes(
+        b"http://shop.test/item?id=1&q=caf\xc3\xa9\n"
+        b"http://shop.test/item?id=2&q=caf\xe9\n"  # Latin-1, not UTF-8
+        b"http://shop.test/item?id=\xff3&q=x\n"
+    )
+    targets = [parse_target("http://shop.test")]
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        expected = plan_urls(targets, handle.read().splitlines(), SETTINGS)
+    (shop,) = expected
+    assert "http://shop.test/item?id=2&q=caf\ufffd" in shop.groups[0].urls
+    assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
+
+
+def test_a_csv_log_that_is_not_utf8_stops_with_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "urls.csv"
+    log.write_bytes(b"url\nhttp://shop.test/item?id=1\nhttp://shop.test/item?id=\xff2\n")
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    out = tmp_path / "plan.jsonl"
+    status = main(["plan", str(listed), "--urls", str(log), "--out", str(out)])
+    assert status == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"--urls {log}: " in err and "not utf-8" in err
+    assert not out.exists()
