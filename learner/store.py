@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
@@ -65,6 +66,8 @@ class RunStore:
         self._checkpoint: IO[str] | None = None
         self._lock: int | None = None
         self._entered = False
+        # Evidence is saved from worker threads: the exists-check, write and tally are one step.
+        self._saving = threading.Lock()
 
     @property
     def checkpoint_path(self) -> Path:
@@ -195,13 +198,14 @@ class RunStore:
         name = hashlib.sha1(key.encode("utf-8")).hexdigest()[:16] + suffix
         path = self.evidence_dir / name
         relative = f"evidence/{name}"
-        if path.exists():
-            return relative
-        if self.evidence_bytes + len(data) > self.budget:
-            self.evidence_skipped += 1
-            return None
-        path.write_bytes(data)
-        self.evidence_bytes += len(data)
+        with self._saving:
+            if path.exists():
+                return relative
+            if self.evidence_bytes + len(data) > self.budget:
+                self.evidence_skipped += 1
+                return None
+            path.write_bytes(data)
+            self.evidence_bytes += len(data)
         return relative
 
     def write_stats(self, stats: dict[str, Any]) -> Path:
