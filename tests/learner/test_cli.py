@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from learner.browser import BrowserChoice
+from learner.cli_options import build_parser
 from learner.errors import ConfigError
 from samepage import DomainEntry, LearnedSet, dump_learned
 
@@ -91,7 +92,15 @@ def test_help_has_groups_defaults_and_exit_codes() -> None:
     assert "exit status:" in run("--help").stdout
 
 
-@pytest.mark.parametrize("command", ["crawl", "demo", "report", "diff"])
+# Every subcommand, as the top-level help lists them under COMMAND.
+COMMANDS = re.findall(r"^    ([a-z]+) ", build_parser().format_help(), re.M)
+
+
+def test_every_subcommand_is_checked() -> None:
+    assert {"crawl", "plan", "demo", "report", "diff"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
 def test_help_shows_each_default_once(command: str) -> None:
     result = run(command, "--help")
     assert result.returncode == 0
