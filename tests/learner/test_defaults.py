@@ -121,9 +121,12 @@ def test_verdicts_and_defaults_are_exactly_the_truth(defaults_run: CrawlResult) 
 def test_the_traps_are_rejected_on_rendered_evidence(defaults_run: CrawlResult) -> None:
     patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
     # page=1 where page 1 is not the overview the archive shows without a page.
+    # Rejected in its own test, or already by the parameter's test when a page=1 sample
+    # was among its samples: either way on a rendered change.
     archive = patterns["page&year"].params["page"].extra["rejected_defaults"]["1"]
-    assert archive["reason"] == "the page changed without the parameter"
-    assert archive["changed"] == 1 and archive["failed"] == 0
+    assert archive["reason"].startswith("the page changed without the parameter")
+    assert [s["outcome"] for s in archive["samples"]][-1] == "changed"
+    assert archive.get("failed", 0) == 0
     # view=full is the page without view on /doc only: a sample on /manual changed.
     view = patterns["chapter&view"].params["view"].extra["rejected_defaults"]["full"]
     assert view["changed"] == 1
