@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import imagehash
 import pytest
@@ -142,6 +143,24 @@ def test_only_tiles_that_differ_are_hashed(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.changes == {"tiles"}
     assert result.distances["tile_hash_bits"] > 0
     assert hashed == [(TILE, TILE), (TILE, TILE)]  # the one changed tile, in each render
+
+
+def test_each_screenshot_is_decoded_once_per_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Noise in one tile and a change in another: the reference is measured on both.
+    ref = _fp(png=_png(boxes=((10, 10, 12, 12),)))
+    repeat = _fp(png=_png(boxes=((10, 10, 12, 12), (300, 10, 302, 12))))
+    moved = _fp(url="http://a.test/p", png=_png(boxes=((10, 10, 12, 12), (250, 200, 252, 202))))
+    opened: list[int] = []
+    real_open = Image.open
+
+    def counting(fp: Any, *args: Any, **kwargs: Any) -> Image.Image:
+        opened.append(1)
+        return real_open(fp, *args, **kwargs)
+
+    monkeypatch.setattr(Image, "open", counting)
+    result = compare(ref, repeat, moved)
+    assert result.changes == {"tiles"} and result.noise["tiles"] > 0
+    assert len(opened) == 3  # the reference, the repeat and the candidate, once each
 
 
 def test_content_only_below_the_first_screen_is_a_change() -> None:
