@@ -61,6 +61,21 @@ async def _learn(
     return result, time.perf_counter() - started
 
 
+def _default_comparisons(result: CrawlResult) -> tuple[int, int, int]:
+    """Comparisons behind the learned defaults, the rejected values and the joint checks."""
+    learned = rejected = joint = 0
+    for domain in result.learned.domains.values():
+        for pattern in domain.patterns.values():
+            for verdict in pattern.params.values():
+                learned += sum(len(d.extra.get("samples", ())) for d in verdict.defaults.values())
+                found = verdict.extra.get("rejected_defaults", {})
+                rejected += sum(len(why.get("samples", ())) for why in found.values())
+            check = pattern.joint_defaults.extra if pattern.joint_defaults else {}
+            check = check or pattern.extra.get("rejected_joint_defaults", {})
+            joint += len(check.get("samples", ()))
+    return learned, rejected, joint
+
+
 def _merged(result: CrawlResult, pairs: Sequence[tuple[str, str]]) -> int:
     norm = MIQPSNormalizer(learned=result.learned)
     return sum(norm.same(a, b) for a, b in pairs)
@@ -116,6 +131,12 @@ async def run(args: argparse.Namespace) -> int:
     print(
         f"| **all** | {total_before} | {total_after} | "
         f"**{total_after - total_before} ({(total_after - total_before) / total_before:.0%})** | |"
+    )
+    proofs, rejections, joint = _default_comparisons(full)
+    print(
+        f"\nComparisons of the default tests: {proofs} behind the defaults learned, "
+        f"{rejections} for the values rejected (some read from the parameter tests), "
+        f"{joint} in joint checks."
     )
     print(
         f"\nHeld-out default pairs merged: {_merged(base, held)} of {len(held)} without "

@@ -2,7 +2,8 @@
 
 ``page=1``, ``sort=relevance``, ``tab=description``: a parameter that matters can still have
 values that mean "nothing". After a pattern's parameters are decided, each kept one has its
-``default_values`` most frequent values tested. For a value *v* of parameter *p*, a sample is
+``default_values`` most frequent values tested, one at a time until one holds. For a value
+*v* of parameter *p*, a sample is
 an observed URL whose only *p* is ``p=v``, compared (through the same ``compare``, so by
 :func:`learner.decision.decide`, with its renders shared and checkpointed) with the URL the
 normalizer would make of it: without *p* and without the pattern's neutral parameters.
@@ -18,7 +19,8 @@ A value is a default only when all of these hold:
 
 Values observed in too few contexts to meet these are not tested at all, and a value whose
 removal already changed the page in the parameter's own test is rejected on that evidence:
-neither costs a render.
+neither costs a render. Defaults of several parameters leave one URL together only after
+the joint check of :mod:`learner.joint_defaults`.
 """
 
 from __future__ import annotations
@@ -26,16 +28,17 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from learner.classify import GAVE_UP, Compare
 from learner.config import LearnerConfig
 from learner.evidence import Spread, Tally, coverage, coverage_gap
+from learner.joint_defaults import check_joint_defaults
 from learner.sampling import (
     Context,
     PatternGroup,
-    choose_samples,
     context_of,
     keep_only,
     param_values,
@@ -43,6 +46,17 @@ from learner.sampling import (
 from samepage import DefaultValue, ParamVerdict, PatternEntry
 
 __all__ = ["candidate_values", "learn_defaults", "value_samples"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    """One value tested (or rejected on the parameter test's evidence)."""
+
+    value: str
+    default: DefaultValue | None
+    why: dict[str, Any]
+    """The evidence and reason of a rejection (empty for a default)."""
+    samples: list[dict[str, Any]]
 
 
 def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Context]]:
@@ -97,24 +111,20 @@ def value_samples(
     value: str,
     size: int,
     seed: str,
-    prefer: Sequence[set[str]] = (),
+    cost: Callable[[str], int] = lambda url: 0,
 ) -> list[str]:
     """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
 
-    New paths come first, then new values of the other parameters; within each, URLs of
-    the first set of ``prefer`` come first (the parameter's own samples, whose comparison
-    may be done already), then those of the next (rendered by other tests), then the
-    pattern's seeded order.
+    New paths come first, then new values of the other parameters; within each, the URLs
+    whose sample would cost the fewest new renders (``cost``) come first, then the pattern's
+    seeded order. Which contexts qualify does not depend on ``cost``: only which URL of
+    them is picked, so sharing renders never narrows the evidence.
     """
     found = _contexts(group, name, value)
     order = list(range(len(group.urls)))
     random.Random(seed).shuffle(order)
     rank = {index: n for n, index in enumerate(order)}
-
-    def tier(url: str) -> int:
-        return next((n for n, urls in enumerate(prefer) if url in urls), len(prefer))
-
-    found.sort(key=lambda item: (tier(group.urls[item[0]]), rank[item[0]]))
+    found.sort(key=lambda item: (cost(group.urls[item[0]]), rank[item[0]]))
     picks: list[int] = []
     paths: set[str] = set()
     contexts: set[Context] = set()
@@ -135,15 +145,14 @@ async def _test_value(
     value: str,
     group: PatternGroup,
     urls: list[str],
-    kept: set[str],
+    candidate: Callable[[str], str],
     config: LearnerConfig,
     compare: Compare,
-) -> tuple[str, DefaultValue | None, dict[str, Any]]:
+) -> _Trial:
     """Test one value on its samples; stop at the first sample that is not "same"."""
     tally = Tally()
-    keep = kept - {name}
     for url in urls:
-        outcome = await compare(url, keep_only(url, keep, group.names))
+        outcome = await compare(url, candidate(url))
         tally.add(outcome, context_of(group.static_of(url), name))
         if outcome.outcome != "same":
             break
@@ -160,8 +169,8 @@ async def _test_value(
     else:
         reason = coverage_gap(found, config.min_contexts)
     if reason:
-        return value, None, {**evidence, **counts, "reason": reason}
-    return value, DefaultValue(tally.tested, 0, 0, evidence), {}
+        return _Trial(value, None, {**evidence, **counts, "reason": reason}, tally.samples)
+    return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {}, tally.samples)
 
 
 def _changed_values(
@@ -180,10 +189,27 @@ def _changed_values(
     return out
 
 
+def _rendered(entry: PatternEntry) -> set[str]:
+    """The URLs the pattern's tests so far have rendered (read from their outcomes).
+
+    Read from the recorded samples rather than the render cache, so a run resumed from its
+    checkpoint, which renders nothing, picks the very same samples.
+    """
+    samples = [s for v in entry.params.values() for s in v.extra.get("samples", ())]
+    samples += entry.extra.get("joint_checks", ())
+    return {url for s in samples for url in (s.get("url"), s.get("candidate")) if url}
+
+
 async def learn_defaults(
     group: PatternGroup, entry: PatternEntry, config: LearnerConfig, compare: Compare, *, seed: str
 ) -> PatternEntry:
     """``entry`` with the default values of its kept parameters learned.
+
+    Each kept parameter's candidate values are tested one at a time, most frequent first,
+    until one becomes a default (a parameter rarely has two values that both mean
+    "nothing"; one not tested stays a kept value). The parameters are tested side by side,
+    and each value's samples are the URLs whose renders exist already where the contexts
+    allow (:func:`value_samples`).
 
     Args:
         group: the pattern and its URLs.
@@ -196,10 +222,8 @@ async def learn_defaults(
         return entry
     names = group.names
     kept = {n for n, v in entry.params.items() if not v.neutral}
-    chosen = choose_samples(group, names, config.samples, seed)
-    sampled = {u for urls in chosen.values() for u in urls}
-    trials = []
-    seen_changing: dict[tuple[str, str], dict[str, Any]] = {}
+    found: dict[str, list[_Trial]] = {name: [] for name in names}
+    queues: dict[str, list[str]] = {}
     for name in names:
         verdict = entry.params[name]
         if name not in kept or (verdict.reason or "").startswith(GAVE_UP):
@@ -207,44 +231,51 @@ async def learn_defaults(
         changing = _changed_values(group, name, verdict)
         for value in candidate_values(group, name, config):
             if value in changing:
-                seen_changing[(name, value)] = changing[value]
+                found[name].append(_Trial(value, None, changing[value], []))
             else:
-                trials.append((name, value))
-    results = await asyncio.gather(
-        *(
-            _test_value(
-                name,
-                value,
-                group,
-                value_samples(
-                    group, name, value, config.samples, seed, (set(chosen[name]), sampled)
-                ),
-                kept,
-                config,
-                compare,
-            )
-            for name, value in trials
+                queues.setdefault(name, []).append(value)
+    rendered = _rendered(entry)
+
+    def new_renders(*urls: str) -> int:
+        return sum(url not in rendered for url in urls)
+
+    def test(name: str, value: str) -> Awaitable[_Trial]:
+        def reduced(url: str) -> str:
+            return keep_only(url, kept - {name}, names)
+
+        urls = value_samples(
+            group, name, value, config.samples, seed, lambda u: new_renders(u, reduced(u))
         )
-    )
+        return _test_value(name, value, group, urls, reduced, config, compare)
+
+    while queues:
+        batch = [(name, values.pop(0)) for name, values in queues.items()]
+        trials = await asyncio.gather(*(test(name, value) for name, value in batch))
+        for (name, _), trial in zip(batch, trials, strict=True):
+            found[name].append(trial)
+            rendered.update(url for s in trial.samples for url in (s["url"], s["candidate"]))
+            if trial.default is not None or not queues[name]:
+                del queues[name]
     params = dict(entry.params)
-    for name in names:
-        found = [r for (n, _), r in zip(trials, results, strict=True) if n == name]
-        found += [(v, None, why) for (n, v), why in seen_changing.items() if n == name]
-        if not found:
-            continue
-        old = params[name]
-        defaults = {value: d for value, d, _ in found if d is not None}
-        rejected = {value: why for value, d, why in found if d is None}
-        extra = dict(old.extra)
-        if rejected:
-            extra["rejected_defaults"] = rejected
-        params[name] = ParamVerdict(
-            old.verdict,
-            old.tested,
-            old.changed,
-            old.failed,
-            reason=old.reason,
-            extra=extra,
-            defaults=defaults,
-        )
-    return PatternEntry(entry.urls, params, entry.extra)
+    for name, trials in found.items():
+        if trials:
+            params[name] = _with_defaults(params[name], trials)
+    joint, why = await check_joint_defaults(
+        group, params, config, compare, seed=seed, new_renders=new_renders
+    )
+    extra = {**entry.extra, "rejected_joint_defaults": why} if why else dict(entry.extra)
+    return PatternEntry(entry.urls, params, extra, joint)
+
+
+def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
+    rejected = {t.value: t.why for t in trials if t.default is None}
+    extra = {**old.extra, "rejected_defaults": rejected} if rejected else dict(old.extra)
+    return ParamVerdict(
+        old.verdict,
+        old.tested,
+        old.changed,
+        old.failed,
+        reason=old.reason,
+        extra=extra,
+        defaults={t.value: t.default for t in trials if t.default is not None},
+    )

@@ -1,9 +1,11 @@
 """What changed between two learned sets, and the publishing gate built on it.
 
-The dangerous direction is a parameter going from non-neutral to neutral, or a value of a
-parameter newly learned as a default: from then on the normalizer drops it, merging pages
-that used to stay apart. A default shows as the flip of ``name=value`` from ``kept`` to
-``default``. ``crawl --previous`` and ``learner diff`` both decide with :func:`gate`.
+The dangerous direction is a parameter going from non-neutral to neutral, a value of a
+parameter newly learned as a default, or defaults newly proven droppable together: from then
+on the normalizer drops more, merging pages that used to stay apart. A default shows as the
+flip of ``name=value`` from ``kept`` to ``default``, joint defaults as the flip of
+``page&sort`` from ``apart`` to ``together``. ``crawl --previous`` and ``learner diff`` both
+decide with :func:`gate`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from samepage import LearnedSet
 __all__ = ["Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
 
 
-_DANGEROUS = frozenset({("non-neutral", "neutral"), ("kept", "default")})
+_DANGEROUS = frozenset({("non-neutral", "neutral"), ("kept", "default"), ("apart", "together")})
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,7 @@ class Flip:
 
     @property
     def dangerous(self) -> bool:
-        """Non-neutral to neutral, or kept to default: the normalizer would start dropping it."""
+        """Towards neutral, default or together: the normalizer would start dropping more."""
         return (self.old, self.new) in _DANGEROUS
 
 
@@ -97,12 +99,19 @@ def _patterns(learned: LearnedSet) -> dict[tuple[str, str], dict[str, str]]:
             for name, v in entry.params.items():
                 states[name] = v.verdict
                 states.update((f"{name}={value}", "default") for value in v.defaults)
+            if entry.joint_defaults is not None:
+                states["&".join(sorted(entry.joint_defaults.names))] = "together"
     return out
 
 
 def _state(states: dict[str, str], key: str) -> str | None:
-    """A parameter's verdict, or a ``name=value``'s: ``default``, else ``kept``."""
-    return states.get(key, "kept" if "=" in key else None)
+    """The state of a parameter, a ``name=value`` or an ``a&b`` of joint defaults.
+
+    A verdict; ``default`` or ``kept``; ``together`` or ``apart``.
+    """
+    if "=" in key:
+        return states.get(key, "kept")
+    return states.get(key, "apart" if "&" in key else None)
 
 
 def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:

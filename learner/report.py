@@ -228,9 +228,31 @@ def _pattern(
         f'<section id="{anchor}"><h3>Pattern {code(key or "(none)")} ({found.urls} URLs)</h3>',
         table(f"Parameters of {code(key or '(none)')}", heads, rows),
         _joint(run, found.extra.get("joint_checks")),
+        _joint_defaults(run, images, found),
         *(_param(run, images, f"{anchor}-{i}", n, v) for i, (n, v) in enumerate(ordered)),
     ]
     return "".join(parts) + "</section>"
+
+
+def _joint_defaults(run: RunFolder, images: EvidenceImages, found: PatternEntry) -> str:
+    """The joint check of the pattern's defaults, if it had two or more, with its samples."""
+    check: Mapping[str, Any]
+    if found.joint_defaults is not None:
+        check, kind = found.joint_defaults.to_json(), "together"
+    else:
+        check, kind = _dict(found.extra.get("rejected_joint_defaults")), "apart"
+    names = check.get("names")
+    if not isinstance(names, list) or not names:
+        return ""
+    title = " ".join(f"{code(str(n))}" for n in names)
+    parts = [f'<div class="default"><h4>Defaults of {title} dropped together {badge(kind)}</h4>']
+    if check.get("reason"):
+        parts.append(f'<p class="reason"><strong>reason:</strong> {escape(check["reason"])}</p>')
+    samples = check.get("samples")
+    listed = [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
+    without = "as normalised, without these defaults"
+    parts += [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+    return "".join(parts) + "</div>"
 
 
 def _dict(value: object) -> Mapping[str, Any]:

@@ -14,6 +14,7 @@ from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
     DefaultValue,
     DomainEntry,
+    JointDefaults,
     LearnedSet,
     ParamVerdict,
     PatternEntry,
@@ -39,6 +40,7 @@ __all__ = [
     "DomainEntry",
     "Explanation",
     "InvalidURL",
+    "JointDefaults",
     "LearnedFormatError",
     "LearnedSet",
     "MIQPSNormalizer",

@@ -25,6 +25,7 @@ __all__ = [
     "VERSION",
     "DefaultValue",
     "DomainEntry",
+    "JointDefaults",
     "LearnedSet",
     "ParamVerdict",
     "PatternEntry",
@@ -99,18 +100,50 @@ class ParamVerdict:
 
 
 @dataclass(frozen=True, slots=True)
+class JointDefaults:
+    """Learned defaults of several parameters, shown to be droppable from one URL together.
+
+    Each default is proven alone; ``tested`` sample URLs of the pattern, each carrying a
+    default of every parameter in ``names``, showed the same page without all of them
+    (``changed`` and ``failed`` are always 0). Without this, the normalizer drops at most
+    one default from a URL.
+    """
+
+    names: frozenset[str]
+    tested: int = 0
+    changed: int = 0
+    failed: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this check (extra evidence fields included)."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(
+            names=sorted(self.names), tested=self.tested, changed=self.changed, failed=self.failed
+        )
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class PatternEntry:
-    """One query-parameter pattern of a domain: how often it was seen and its verdicts."""
+    """One query-parameter pattern of a domain: how often it was seen and its verdicts.
+
+    ``joint_defaults``, when present, names the parameters whose learned defaults may be
+    dropped from one URL together.
+    """
 
     urls: int
     params: Mapping[str, ParamVerdict]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    joint_defaults: JointDefaults | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this pattern."""
         out: dict[str, Any] = dict(self.extra)
         out["urls"] = self.urls
         out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
+        if self.joint_defaults is not None:
+            out["joint_defaults"] = self.joint_defaults.to_json()
         return out
 
 
@@ -392,8 +425,34 @@ class _Reader:
         if unknown:
             raise self.fail(f"{where}.params", f"parameter {unknown[0]!r} is not in the pattern")
         parsed = {name: self.verdict(v, f"{where}.params[{name!r}]") for name, v in params.items()}
-        extra = {k: v for k, v in entry.items() if k not in ("urls", "params")}
-        return PatternEntry(self.count(entry.get("urls", 0), f"{where}.urls"), parsed, extra)
+        joint = None
+        if "joint_defaults" in entry:
+            joint = self.joint_defaults(entry["joint_defaults"], parsed, f"{where}.joint_defaults")
+        extra = {k: v for k, v in entry.items() if k not in ("urls", "params", "joint_defaults")}
+        urls = self.count(entry.get("urls", 0), f"{where}.urls")
+        return PatternEntry(urls, parsed, extra, joint)
+
+    def joint_defaults(
+        self, value: Any, params: Mapping[str, ParamVerdict], where: str
+    ) -> JointDefaults:
+        fields = self.mapping(value, where)
+        names = fields.get("names")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise self.fail(f"{where}.names", f"expected a list of parameter names, got {names!r}")
+        if len(set(names)) < 2:
+            raise self.fail(f"{where}.names", "defaults are dropped together from two names up")
+        without = sorted(n for n in names if n not in params or not params[n].defaults)
+        if without:
+            raise self.fail(f"{where}.names", f"parameter {without[0]!r} has no learned default")
+        tested, changed, failed = (self.count(fields.get(n, 0), f"{where}.{n}") for n in _COUNTS)
+        if tested == 0 or changed or failed:
+            raise self.fail(
+                where,
+                "defaults are dropped together only on samples that all showed the same page "
+                f"(tested {tested}, changed {changed}, failed {failed})",
+            )
+        extra = {k: v for k, v in fields.items() if k not in ("names", *_COUNTS)}
+        return JointDefaults(frozenset(names), tested, changed, failed, extra)
 
     def verdict(self, value: Any, where: str) -> ParamVerdict:
         entry = self.mapping(value, where)

@@ -222,9 +222,15 @@ def _count_name(pairs: list[Pair], name: str) -> int:
 
 
 def _another_default(found: PatternEntry, name: str, pairs: list[Pair]) -> bool:
-    """Whether a parameter other than ``name`` carries one of its learned defaults."""
+    """Whether another parameter carries a learned default not proven droppable with ``name``'s.
+
+    Defaults are proven one at a time; several leave one URL together only where the
+    pattern's ``joint_defaults`` names every parameter involved.
+    """
+    joint = found.joint_defaults
+    together = joint.names if joint is not None and name in joint.names else frozenset()
     for other, piece in pairs:
-        if other != name:
+        if other != name and other not in together:
             recorded = found.params.get(other)
             if recorded is not None and value_of(piece) in recorded.defaults:
                 return True
@@ -253,14 +259,14 @@ def _learned_decision(
             )
         if recorded.defaults:
             default = recorded.defaults.get(value_of(piece))
-            # The learner tested each default alone: where the parameter appears once, and
-            # never with a second default dropped at the same time.
+            # The learner tested each default alone, where the parameter appears once, and
+            # several together only for the names of the pattern's joint_defaults.
             if default is not None and _another_default(found, name, pairs):
                 return True, Rule(
                     f"learned:{key}:{pattern}:{name}:default-with-another",
                     "learned",
                     "a learned default, kept: another parameter of the URL has its default "
-                    "too, and defaults were proven one at a time",
+                    "too, and the two were not proven droppable together",
                 )
             if default is not None and _count_name(pairs, name) == 1:
                 value = value_of(piece)

@@ -18,15 +18,18 @@ import pytest
 import pytest_asyncio
 
 from learner.browser import BrowserChoice
+from learner.classify import Compare
 from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, crawl
 from learner.defaults import candidate_values, value_samples
 from learner.demo.server import SiteServer
 from learner.diff import diff_learned
+from learner.joint_defaults import check_joint_defaults
+from learner.model import PairOutcome
 from learner.report import write_report
 from learner.sampling import PatternGroup, group_by_pattern
 from learner.targets import parse_target
-from samepage import MIQPSNormalizer
+from samepage import DefaultValue, MIQPSNormalizer, ParamVerdict
 from tests.site.checks import assert_merges_only_same_pages, verdicts
 from tests.site.defaults import (
     DEFAULTS,
@@ -73,8 +76,11 @@ def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
         (u.split("?")[0], [p for p in u.split("?")[1].split("&") if "sort" not in p]) for u in picks
     ]
     assert len({json.dumps(c) for c in contexts}) == 4
-    preferred = picks[-1]
-    assert value_samples(group, "sort", "relevance", 4, "seed", [{preferred}])[0] == preferred
+    # The URL whose renders exist already is picked for its context (here, the first path).
+    rendered = picks[-1]
+    cheap = value_samples(group, "sort", "relevance", 4, "seed", lambda u: int(u != rendered))
+    assert cheap[0] == rendered
+    assert sorted(u.split("?")[0] for u in cheap) == sorted(u.split("?")[0] for u in picks)
 
 
 pytestmark = pytest.mark.browser
@@ -148,10 +154,66 @@ def test_each_default_rests_on_same_samples_in_distinct_contexts(defaults_run: C
                 assert len({s["url"] for s in samples}) == len(samples)
 
 
+def test_two_defaults_are_checked_together_before_they_leave_a_url_together(
+    defaults_run: CrawlResult,
+) -> None:
+    patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
+    joint = patterns["cat&page&sort"].joint_defaults
+    assert joint is not None and joint.names == {"page", "sort"}
+    samples = joint.extra["samples"]
+    assert joint.tested == len(samples) == SUITE_CONFIG.joint_samples
+    assert all("page=1" in s["url"] and "sort=new" in s["url"] for s in samples)
+    assert all("page" not in s["candidate"] and "sort" not in s["candidate"] for s in samples)
+    assert all(s["outcome"] == "same" for s in samples)
+    # Patterns with one default have nothing to check together.
+    assert all(p.joint_defaults is None for k, p in patterns.items() if k != "cat&page&sort")
+    norm = MIQPSNormalizer(learned=defaults_run.out)
+    url = f"http://{DEFAULTS_HOST}/list?sort=new&cat=beds&page=1"
+    assert norm.normalize(url) == f"http://{DEFAULTS_HOST}/list?cat=beds"
+
+
+def _outcomes(changed: set[str]) -> Compare:
+    """A compare that reports a change for the originals in ``changed``, "same" otherwise."""
+
+    async def compare(original: str, candidate: str) -> PairOutcome:
+        return PairOutcome(original, candidate, "changed" if original in changed else "same")
+
+    return compare
+
+
+async def test_a_joint_change_keeps_defaults_apart() -> None:
+    # Defaults proven one at a time, then a URL carrying both that shows another page
+    # without them (a context the single tests did not reach): nothing is dropped together.
+    urls = tuple(f"http://s.test/l?cat={c}&page=1&sort=new" for c in "abc")
+    group = PatternGroup("cat&page&sort", urls, 3)
+    default = {"1": DefaultValue(3)}
+    params = {
+        "cat": ParamVerdict("non-neutral", 1, 1),
+        "page": ParamVerdict("non-neutral", 1, 1, defaults=default),
+        "sort": ParamVerdict("non-neutral", 1, 1, defaults={"new": DefaultValue(3)}),
+    }
+    config = LearnerConfig(joint_samples=2)
+    joint, why = await check_joint_defaults(group, params, config, _outcomes(set()), seed="s")
+    assert joint is not None and joint.names == {"page", "sort"} and joint.tested == 2
+    assert why == {}
+    joint, why = await check_joint_defaults(group, params, config, _outcomes(set(urls)), seed="s")
+    assert joint is None and why["reason"] == "the page changed"
+    assert why["names"] == ["page", "sort"] and len(why["samples"]) == 1
+    sample = why["samples"][0]
+    assert sample["candidate"] == sample["url"].split("&")[0]  # ?cat=... alone
+    # No observed URL carries both defaults: nothing to check, nothing dropped together.
+    apart = PatternGroup("cat&page&sort", (urls[0].replace("page=1", "page=2"),), 1)
+    joint, why = await check_joint_defaults(apart, params, config, _outcomes(set()), seed="s")
+    assert joint is None and why["reason"] == "no observed URL carries all these defaults"
+    # One default: nothing to check.
+    one = {**params, "sort": ParamVerdict("non-neutral", 1, 1)}
+    assert await check_joint_defaults(group, one, config, _outcomes(set()), seed="s") == (None, {})
+
+
 def test_the_learned_file_merges_held_out_default_pairs_and_nothing_else(
     defaults_run: CrawlResult,
 ) -> None:
-    assert len(held_out_pairs()) == 19
+    assert len(held_out_pairs()) == 22
     assert_merges_only_same_pages(defaults_run.out, held_out_pairs(), defaults_different_pairs())
     # Nothing else: no two URLs of the log or of the pairs share a key unless they are one page.
     norm = MIQPSNormalizer(learned=defaults_run.out)
@@ -169,6 +231,7 @@ def test_the_learned_file_merges_held_out_default_pairs_and_nothing_else(
 def _without_defaults(path: Path) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(path.read_text())
     for pattern in doc["domains"][DEFAULTS_HOST]["patterns"].values():
+        pattern.pop("joint_defaults", None)
         for param in pattern["params"].values():
             param.pop("defaults", None)
     return doc
@@ -189,8 +252,11 @@ def test_the_new_defaults_are_the_dangerous_direction_for_the_gate(
     diff = diff_learned(before, defaults_run.learned)
     assert sorted(f.param for f in diff.dangerous) == [
         "lang=en",
+        "page&sort",
+        "page=1",
         "page=1",
         "size=M",
+        "sort=new",
         "sort=relevance",
         "tab=description",
     ]
@@ -226,3 +292,5 @@ def test_the_report_shows_each_default_with_its_evidence(
     assert '<code>sort=relevance</code> <span class="badge v-default">default</span>' in text
     assert '<code>page=1</code> <span class="badge v-kept">kept</span>' in text
     assert "the page changed without the parameter" in text
+    joint = "<code>page</code> <code>sort</code> dropped together"
+    assert f'{joint} <span class="badge v-together">together</span>' in text

@@ -413,24 +413,23 @@ def test_the_normalizer_drops_a_learned_default_and_keeps_every_other_value() ->
     assert "a learned default" in page.source and "3 sample(s)" in page.source
 
 
-def test_two_learned_defaults_in_one_url_are_both_kept() -> None:
-    doc = _default_doc({"1": {"tested": 3}})
-    params = doc["domains"]["s.example"]["patterns"]["page&q"]["params"]
-    params["q"] = {"verdict": "non-neutral", "tested": 4, "changed": 4}
-    doc["domains"]["s.example"]["patterns"]["page&q&sort"] = {
-        "urls": 9,
-        "params": {
-            "page": params["page"],
-            "q": params["q"],
-            "sort": {
-                "verdict": "non-neutral",
-                "tested": 4,
-                "changed": 4,
-                "defaults": {"top": {"tested": 3}},
-            },
-        },
+def _two_defaults_doc(joint: Any = None) -> dict[str, Any]:
+    """``page=1`` and ``sort=top`` learned on ``page&q&sort``, with ``joint`` if given."""
+    page = {"verdict": "non-neutral", "tested": 4, "changed": 4, "defaults": {"1": {"tested": 3}}}
+    sort = {**page, "defaults": {"top": {"tested": 3}}}
+    q = {"verdict": "non-neutral", "tested": 4, "changed": 4}
+    pattern: dict[str, Any] = {"urls": 9, "params": {"page": page, "q": q, "sort": sort}}
+    if joint is not None:
+        pattern["joint_defaults"] = joint
+    return {
+        "format": "samepage.learned",
+        "version": 1,
+        "domains": {"s.example": {"patterns": {"page&q&sort": pattern}}},
     }
-    norm = MIQPSNormalizer(learned=doc)
+
+
+def test_two_learned_defaults_in_one_url_are_both_kept() -> None:
+    norm = MIQPSNormalizer(learned=_two_defaults_doc())
     base = "https://s.example/search?q=oak"
     # Each default was proven alone; dropped together they were never tested.
     both = base + "&page=1&sort=top"
@@ -440,3 +439,46 @@ def test_two_learned_defaults_in_one_url_are_both_kept() -> None:
     kept = {p.name: p.rule for p in norm.explain(both).params if p.kept}
     assert kept["page"] == "learned:s.example:page&q&sort:page:default-with-another"
     assert kept["sort"] == "learned:s.example:page&q&sort:sort:default-with-another"
+
+
+def test_defaults_proven_together_are_dropped_together(tmp_path: Path) -> None:
+    joint = {"names": ["page", "sort"], "tested": 2, "changed": 0, "failed": 0, "samples": []}
+    learned = load_learned(_two_defaults_doc(joint))
+    pattern = learned.domains["s.example"].patterns["page&q&sort"]
+    assert pattern.joint_defaults is not None
+    assert pattern.joint_defaults.names == {"page", "sort"}
+    assert pattern.joint_defaults.extra == {"samples": []}
+    dump_learned(learned, tmp_path / "learned.json")
+    assert load_learned(tmp_path / "learned.json").domains == learned.domains
+    norm = MIQPSNormalizer(learned=learned)
+    base = "https://s.example/search?q=oak"
+    assert norm.normalize(base + "&sort=top&page=1") == base
+    # Only defaults: other values, and repeated names, are kept as before.
+    assert norm.normalize(base + "&page=2&sort=top") == "https://s.example/search?page=2&q=oak"
+    assert norm.normalize(base + "&page=1&page=1&sort=top") == (
+        "https://s.example/search?page=1&page=1&q=oak"
+    )
+    rules = {p.name: p.rule for p in norm.explain(base + "&page=1&sort=top").params}
+    assert rules["sort"] == "learned:s.example:page&q&sort:sort:default=top"
+
+
+@pytest.mark.parametrize(
+    "joint, message",
+    [
+        ([], "expected an object"),
+        ({"names": "page", "tested": 2}, "expected a list of parameter names"),
+        ({"names": ["page"], "tested": 2}, "from two names up"),
+        ({"names": ["page", "page"], "tested": 2}, "from two names up"),
+        ({"names": ["page", "q"], "tested": 2}, "parameter 'q' has no learned default"),
+        ({"names": ["page", "x"], "tested": 2}, "parameter 'x' has no learned default"),
+        ({"names": ["page", "sort"], "tested": 0}, "tested 0, changed 0, failed 0"),
+        ({"names": ["page", "sort"], "tested": 2, "changed": 1}, "changed 1"),
+        ({"names": ["page", "sort"], "tested": 2, "failed": 1}, "failed 1"),
+        ({"names": ["page", "sort"], "tested": -1}, "expected a non-negative integer"),
+    ],
+)
+def test_malformed_joint_defaults_are_refused_naming_the_entry(joint: Any, message: str) -> None:
+    with pytest.raises(LearnedFormatError) as info:
+        load_learned(_two_defaults_doc(joint))
+    assert "patterns['page&q&sort'].joint_defaults" in str(info.value)
+    assert message in str(info.value)

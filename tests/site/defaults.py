@@ -7,6 +7,8 @@
 - ``/product?id&size``: the size shown first is M (a variant shown first).
 - ``/guide?topic&lang``: an English site, so no ``lang`` is ``lang=en``.
 - ``/item?id&tab``: the tabs sit below the first screen; no ``tab`` is ``tab=description``.
+- ``/list?cat&page&sort``: two defaults in one pattern, ``page=1`` and ``sort=new``, which
+  links often carry together (the joint check of defaults).
 - Trap: ``/archive?year&page``: no ``page`` is an overview, not page 1.
 - Trap: ``/doc`` and ``/manual`` ``?chapter&view``: no ``view`` is ``view=full`` on ``/doc``
   only (``/manual`` opens on a summary); the normalizer applies per pattern, so ``full``
@@ -45,6 +47,7 @@ DEFAULTS_TRUTH: dict[str, dict[str, str]] = {
     "id&size": {"id": C, "size": C},
     "lang&topic": {"lang": C, "topic": C},
     "id&tab": {"id": C, "tab": C},
+    "cat&page&sort": {"cat": C, "page": C, "sort": C},
     "page&year": {"page": C, "year": C},
     "chapter&view": {"chapter": C, "view": C},
 }
@@ -54,6 +57,7 @@ DEFAULTS: dict[str, dict[str, frozenset[str]]] = {
     "id&size": {"size": frozenset({"M"})},
     "lang&topic": {"lang": frozenset({"en"})},
     "id&tab": {"tab": frozenset({"description"})},
+    "cat&page&sort": {"page": frozenset({"1"}), "sort": frozenset({"new"})},
 }
 
 _WORDS = ("oak", "pine", "ash", "elm", "birch", "cedar", "walnut", "maple", "teak", "yew")
@@ -90,6 +94,10 @@ def page_of(url: str) -> tuple[str, ...]:
     if path == "/item":
         tab = get("tab", "description")
         return (path, get("id", ""), tab if tab in ("reviews", "specs") else "description")
+    if path == "/list":
+        page, sort = get("page", "1"), get("sort", "new")
+        number = page if page.isdigit() and int(page) > 0 else "1"
+        return (path, get("cat", ""), number, sort if sort == "price" else "new")
     if path == "/archive":
         return (path, get("year", ""), get("page", "overview"))
     if path in ("/doc", "/manual"):
@@ -154,9 +162,9 @@ def defaults_site() -> Site:
         url = f"http://{DEFAULTS_HOST}{request.path}?{urlencode(request.query)}"
         return Response(body=_page(page_of(url)))
 
-    for path in ("/search", "/catalog", "/deals", "/product", "/guide", "/item", "/archive"):
+    for path in ("/search", "/catalog", "/deals", "/product", "/guide", "/item", "/list"):
         site.routes[path] = handler
-    site.routes["/doc"] = site.routes["/manual"] = handler
+    site.routes["/archive"] = site.routes["/doc"] = site.routes["/manual"] = handler
     return site
 
 
@@ -173,7 +181,7 @@ def defaults_urls() -> list[str]:
 
     >>> urls = defaults_urls()
     >>> len(urls), urls == defaults_urls()
-    (190, True)
+    (220, True)
     """
     rng = random.Random(11)
     urls: list[str] = []
@@ -203,6 +211,9 @@ def defaults_urls() -> list[str]:
         path = rng.choice(("/doc", "/manual"))
         view = _weighted(rng, "full", ("print",))
         urls.append(_url(path, [("chapter", rng.choice(_CHAPTERS[:4])), ("view", view)]))
+    for _ in range(30):
+        params = [("cat", rng.choice(_CATS[:4])), ("page", _weighted(rng, "1", ("2", "3")))]
+        urls.append(_url("/list", [*params, ("sort", _weighted(rng, "new", ("price",)))]))
     return urls
 
 
@@ -232,6 +243,12 @@ def held_out_pairs() -> list[tuple[str, str]]:
         pairs.append(
             (_url("/item", [("id", item), ("tab", "description")]), _url("/item", [("id", item)]))
         )
+    both = [("cat", "beds"), ("page", "1"), ("sort", "new")]
+    pairs.append((_url("/list", both), _url("/list", [("cat", "beds")])))
+    paged = [("cat", "shelves"), ("page", "1"), ("sort", "price")]
+    pairs.append((_url("/list", paged), _url("/list", [("cat", "shelves"), ("sort", "price")])))
+    newest = [("sort", "new"), ("page", "3"), ("cat", "beds")]
+    pairs.append((_url("/list", newest), _url("/list", [("cat", "beds"), ("page", "3")])))
     return pairs
 
 
@@ -257,4 +274,12 @@ def defaults_different_pairs() -> list[tuple[str, str]]:
             _url("/guide", [("topic", "legal")]),
         ),
         (_url("/item", [("id", "30"), ("tab", "reviews")]), _url("/item", [("id", "30")])),
+        (
+            _url("/list", [("cat", "beds"), ("page", "2"), ("sort", "new")]),
+            _url("/list", [("cat", "beds")]),
+        ),
+        (
+            _url("/list", [("cat", "beds"), ("page", "1"), ("sort", "price")]),
+            _url("/list", [("cat", "beds")]),
+        ),
     ]
