@@ -7,9 +7,10 @@ Run from the repository root (needs Chromium, see ``docs/learner.md``)::
 The learner studies the hosts from the fixture's observed-URL logs twice, each time in a
 fresh run folder: with ``default_values=0`` (the parameter tests alone) and with
 ``--default-values K``. Renders are deterministic for the fixture, so the difference is what
-the default tests cost. The learned sets of both runs are then given the held-out default
-pairs of ``defaults.test`` (values the log never shows) and the pairs that look like
-defaults but are different pages: the first should merge, the second never.
+the default tests cost, split by what asked for each render. The learned sets of both runs are
+then given the held-out default pairs of ``defaults.test`` (values the log never shows) and
+the pairs that look like defaults but are different pages: the first should merge, the
+second never.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ import platform
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from learner.browser import find_browser
 from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
+from learner.run_folder import read_run_folder
 from learner.targets import parse_target
 from samepage import MIQPSNormalizer
 from tests.site.defaults import (
@@ -61,19 +65,50 @@ async def _learn(
     return result, time.perf_counter() - started
 
 
-def _default_comparisons(result: CrawlResult) -> tuple[int, int, int]:
-    """Comparisons behind the learned defaults, the rejected values and the joint checks."""
-    learned = rejected = joint = 0
+def _kinds(result: CrawlResult) -> dict[tuple[str, str], str]:
+    """What each comparison of the run was for, from the evidence in the learned set."""
+    kinds: dict[tuple[str, str], str] = {}
+
+    def mark(samples: Any, kind: str) -> None:
+        for sample in samples or ():
+            kinds.setdefault((sample["url"], sample["candidate"]), kind)
+
     for domain in result.learned.domains.values():
         for pattern in domain.patterns.values():
+            mark(pattern.extra.get("joint_checks"), "parameter tests")
             for verdict in pattern.params.values():
-                learned += sum(len(d.extra.get("samples", ())) for d in verdict.defaults.values())
-                found = verdict.extra.get("rejected_defaults", {})
-                rejected += sum(len(why.get("samples", ())) for why in found.values())
-            check = pattern.joint_defaults.extra if pattern.joint_defaults else {}
-            check = check or pattern.extra.get("rejected_joint_defaults", {})
-            joint += len(check.get("samples", ()))
-    return learned, rejected, joint
+                mark(verdict.extra.get("samples"), "parameter tests")
+            for verdict in pattern.params.values():
+                for default in verdict.defaults.values():
+                    mark(default.extra.get("samples"), "default proofs")
+                for why in verdict.extra.get("rejected_defaults", {}).values():
+                    mark(why.get("samples"), "rejected values")
+            joint = pattern.joint_defaults.extra if pattern.joint_defaults else {}
+            mark(
+                (joint or pattern.extra.get("rejected_joint_defaults", {})).get("samples"), "joint"
+            )
+    return kinds
+
+
+def _render_split(result: CrawlResult) -> tuple[Counter[str], Counter[str]]:
+    """Comparisons and renders by what they were for.
+
+    Read from the run folder's checkpoint, in order: each comparison records how many renders
+    of its original and candidate it used, and a render counts for the first that used it.
+    """
+    kinds = _kinds(result)
+    comparisons: Counter[str] = Counter()
+    renders: Counter[str] = Counter()
+    seen: set[tuple[str, int]] = set()
+    for pair, record in read_run_folder(result.run_folder).pairs.items():
+        kind = kinds.get(pair, "parameter tests")
+        comparisons[kind] += 1
+        used = record.get("evidence", {}).get("renders", {})
+        for url, role in zip(pair, ("original", "candidate"), strict=True):
+            for nth in range(used.get(role, 0)):
+                renders[kind] += (url, nth) not in seen
+                seen.add((url, nth))
+    return comparisons, renders
 
 
 def _merged(result: CrawlResult, pairs: Sequence[tuple[str, str]]) -> int:
@@ -105,6 +140,7 @@ async def run(args: argparse.Namespace) -> int:
         full, full_s = await _learn(
             hosts, config, server, Path(tmp) / "defaults", choice.executable
         )
+        comparisons, renders = _render_split(full)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}; "
@@ -132,12 +168,9 @@ async def run(args: argparse.Namespace) -> int:
         f"| **all** | {total_before} | {total_after} | "
         f"**{total_after - total_before} ({(total_after - total_before) / total_before:.0%})** | |"
     )
-    proofs, rejections, joint = _default_comparisons(full)
-    print(
-        f"\nComparisons of the default tests: {proofs} behind the defaults learned, "
-        f"{rejections} for the values rejected (some read from the parameter tests), "
-        f"{joint} in joint checks."
-    )
+    print("\n| renders asked for by | comparisons | renders |\n|---|---:|---:|")
+    for kind in ("parameter tests", "default proofs", "rejected values", "joint"):
+        print(f"| {kind} | {comparisons[kind]} | {renders[kind]} |")
     print(
         f"\nHeld-out default pairs merged: {_merged(base, held)} of {len(held)} without "
         f"defaults, {_merged(full, held)} of {len(held)} with. Look-alike pairs merged (must "
