@@ -3,10 +3,10 @@
 ``page=1``, ``sort=relevance``, ``tab=description``: a parameter that matters can still have
 values that mean "nothing". After a pattern's parameters are decided, each kept one has its
 ``default_values`` most frequent values tested, one at a time until one holds. For a value
-*v* of parameter *p*, a sample is
-an observed URL whose only *p* is ``p=v``, compared (through the same ``compare``, so by
-:func:`learner.decision.decide`, with its renders shared and checkpointed) with the URL the
-normalizer would make of it: without *p* and without the pattern's neutral parameters.
+*v* of parameter *p*, a sample is an observed URL whose only *p* is ``p=v``, compared
+(through the same ``compare``, so by :func:`learner.decision.decide`, with its renders
+shared and checkpointed) with the URL the normalizer would make of it: without *p* and
+without the pattern's neutral parameters.
 
 A value is a default only when all of these hold:
 
@@ -117,8 +117,9 @@ def value_samples(
 
     New paths come first, then new values of the other parameters; within each, the URLs
     whose sample would cost the fewest new renders (``cost``) come first, then the pattern's
-    seeded order. Which contexts qualify does not depend on ``cost``: only which URL of
-    them is picked, so sharing renders never narrows the evidence.
+    seeded order. The rules on contexts do not depend on ``cost``, which only chooses
+    among URLs that bring an equally new context: sharing renders never narrows the
+    evidence.
     """
     found = _contexts(group, name, value)
     order = list(range(len(group.urls)))
