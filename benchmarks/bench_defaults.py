@@ -75,6 +75,7 @@ def _kinds(result: CrawlResult) -> dict[tuple[str, str], str]:
 
     for domain in result.learned.domains.values():
         for pattern in domain.patterns.values():
+            # The parameter tests' comparisons first: a default test may reuse one.
             mark(pattern.extra.get("joint_checks"), "parameter tests")
             for verdict in pattern.params.values():
                 mark(verdict.extra.get("samples"), "parameter tests")

@@ -56,7 +56,12 @@ class _Trial:
     default: DefaultValue | None
     why: dict[str, Any]
     """The evidence and reason of a rejection (empty for a default)."""
-    samples: list[dict[str, Any]]
+
+    @property
+    def samples(self) -> list[dict[str, Any]]:
+        """The samples the value was tested on (or rejected by)."""
+        found = self.default.extra if self.default is not None else self.why
+        return list(found.get("samples", ()))
 
 
 def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Context]]:
@@ -170,8 +175,8 @@ async def _test_value(
     else:
         reason = coverage_gap(found, config.min_contexts)
     if reason:
-        return _Trial(value, None, {**evidence, **counts, "reason": reason}, tally.samples)
-    return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {}, tally.samples)
+        return _Trial(value, None, {**evidence, **counts, "reason": reason})
+    return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {})
 
 
 def _changed_values(
@@ -232,7 +237,7 @@ async def learn_defaults(
         changing = _changed_values(group, name, verdict)
         for value in candidate_values(group, name, config):
             if value in changing:
-                found[name].append(_Trial(value, None, changing[value], []))
+                found[name].append(_Trial(value, None, changing[value]))
             else:
                 queues.setdefault(name, []).append(value)
     rendered = _rendered(entry)

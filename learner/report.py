@@ -129,17 +129,15 @@ def _param(
     run: RunFolder, images: EvidenceImages, anchor: str, name: str, verdict: ParamVerdict
 ) -> str:
     kind = verdict_class(verdict)
-    found = verdict.extra.get("samples")
-    samples = [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
+    samples = _samples(run, images, verdict.extra.get("samples"), f"without {name}")
     parts = [
         f'<article class="param" id="{anchor}" data-verdict="{kind}">',
         f"<h4>{code(name)} {badge(kind)}</h4>",
         f"<p>tested {verdict.tested}, changed {verdict.changed}, failed {verdict.failed}</p>",
     ]
-    if verdict.reason:
-        parts.append(f'<p class="reason"><strong>reason:</strong> {escape(verdict.reason)}</p>')
+    parts.append(_reason(verdict.reason))
     parts.append(_coverage(verdict.extra.get("coverage")))
-    parts += [_sample(run, images, i, s, f"without {name}") for i, s in enumerate(samples, 1)]
+    parts += samples
     if not samples:
         parts.append("<p>No samples recorded.</p>")
     parts.append(_default_values(run, images, name, verdict))
@@ -151,7 +149,7 @@ def _default_values(
 ) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
     tested: list[tuple[str, str, Mapping[str, Any]]] = [
-        (value, "default", {**found.extra, **found.to_json()})
+        (value, "default", found.to_json())
         for value, found in sorted(verdict.defaults.items())
     ]
     rejected = _dict(verdict.extra.get("rejected_defaults"))
@@ -165,16 +163,22 @@ def _default_values(
                 f"<p>tested {escape(found.get('tested'))}, changed {escape(found.get('changed'))}, "
                 f"failed {escape(found.get('failed'))}</p>"
             )
-        if found.get("reason"):
-            reason = escape(found["reason"])
-            parts.append(f'<p class="reason"><strong>reason:</strong> {reason}</p>')
+        parts.append(_reason(found.get("reason")))
         parts.append(_coverage(found.get("coverage")))
-        samples = found.get("samples")
-        listed = [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
-        without = f"as normalised, without {name}"
-        parts += [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+        parts += _samples(run, images, found.get("samples"), f"as normalised, without {name}")
         parts.append("</div>")
     return "".join(parts)
+
+
+def _reason(reason: object) -> str:
+    """The reason of a verdict, if it has one."""
+    return f'<p class="reason"><strong>reason:</strong> {escape(reason)}</p>' if reason else ""
+
+
+def _samples(run: RunFolder, images: EvidenceImages, found: object, without: str) -> list[str]:
+    """Each recorded sample, in order, as :func:`_sample` shows it."""
+    listed = [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
+    return [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
 
 
 def _coverage(found: object) -> str:
@@ -246,12 +250,9 @@ def _joint_defaults(run: RunFolder, images: EvidenceImages, found: PatternEntry)
         return ""
     title = " ".join(f"{code(str(n))}" for n in names)
     parts = [f'<div class="default"><h4>Defaults of {title} dropped together {badge(kind)}</h4>']
-    if check.get("reason"):
-        parts.append(f'<p class="reason"><strong>reason:</strong> {escape(check["reason"])}</p>')
-    samples = check.get("samples")
-    listed = [s for s in samples if isinstance(s, dict)] if isinstance(samples, list) else []
+    parts.append(_reason(check.get("reason")))
     without = "as normalised, without these defaults"
-    parts += [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+    parts += _samples(run, images, check.get("samples"), without)
     return "".join(parts) + "</div>"
 
 
