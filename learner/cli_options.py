@@ -292,8 +292,9 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         "--default-values",
         type=int,
         metavar="K",
-        help="most frequent values of each kept parameter tested against the page without "
-        f"the parameter, to learn values that mean none; 0 tests none (default {d.default_values})",
+        help="most frequent values of each kept parameter tested, one at a time until one "
+        "holds, against the page without the parameter, to learn values that mean none; "
+        f"0 tests none (default {d.default_values})",
     )
     group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
     group.add_argument(
