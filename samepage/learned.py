@@ -17,7 +17,7 @@ from typing import Any, Literal, Union
 from samepage import _url
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._files import write_text_atomic
-from samepage._hosts import lookup_host
+from samepage._hosts import longest_key, lookup_host
 from samepage.errors import LearnedFormatError
 
 __all__ = [
@@ -181,10 +181,14 @@ class LearnedSet:
     created: str = ""
     settings: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    _longest: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_longest", longest_key(self.domains))
 
     def domain(self, host: str, port: str = "") -> tuple[str, DomainEntry] | None:
         """The entry of the longest domain key covering ``host`` (and ``port``), if any."""
-        return lookup_host(self.domains, host, port)
+        return lookup_host(self.domains, host, port, longest=self._longest)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of this set, as :func:`dump_learned` writes it."""

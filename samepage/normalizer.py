@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from samepage._encoding import QUERY, normalize_escapes
-from samepage._hosts import lookup_host
+from samepage._hosts import longest_key, lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
 from samepage._url import Parts, split_url
@@ -327,6 +327,7 @@ class MIQPSNormalizer:
     __slots__ = (
         "_extra_allow_all",
         "_extra_allow_hosts",
+        "_extra_allow_longest",
         "_extra_block",
         "_frozen",
         "_policies",
@@ -376,6 +377,7 @@ class MIQPSNormalizer:
                 _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"),
             )
             set_(self, "_extra_allow_hosts", {})
+        set_(self, "_extra_allow_longest", longest_key(self._extra_allow_hosts))
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
         sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
@@ -389,6 +391,7 @@ class MIQPSNormalizer:
     _extra_block: NameMatcher
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
+    _extra_allow_longest: int
     _policies: dict[tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
@@ -409,7 +412,9 @@ class MIQPSNormalizer:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
             domain = self.rules.domain(host)
-            allow = lookup_host(self._extra_allow_hosts, host)
+            allow = lookup_host(
+                self._extra_allow_hosts, host, longest=self._extra_allow_longest
+            )
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
             shared = (

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Literal, TypeVar
 
 from samepage._encoding import unquote_for_matching
-from samepage._hosts import host_suffixes, lookup_host
+from samepage._hosts import host_suffixes, longest_key, lookup_host
 from samepage._rewrite import (
     AliasRule,
     PathSessionRule,
@@ -130,6 +130,8 @@ class RuleSet:
     aliases: Mapping[str, tuple[AliasRule, ...]] = field(default_factory=dict)
     path_sessions: tuple[PathSessionRule, ...] = ()
     _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    # The longest key of the excepts, domains and redirects tables: host lookups stay linear.
+    _longest: tuple[int, int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         excepts: dict[str, set[str]] = {}
@@ -137,13 +139,15 @@ class RuleSet:
             for host in rule.except_hosts:
                 excepts.setdefault(host, set()).add(name)
         object.__setattr__(self, "_excepts", {h: frozenset(n) for h, n in excepts.items()})
+        longest = (longest_key(excepts), longest_key(self.domains), longest_key(self.redirects))
+        object.__setattr__(self, "_longest", longest)
 
     def excepted_names(self, host: str) -> frozenset[str]:
         """The ambiguous names that are always content on ``host`` (its except-hosts)."""
         if not self._excepts:
             return frozenset()
         found: frozenset[str] = frozenset()
-        for suffix in host_suffixes(host):
+        for suffix in host_suffixes(host, self._longest[0]):
             names = self._excepts.get(suffix)
             if names:
                 found |= names
@@ -151,12 +155,12 @@ class RuleSet:
 
     def domain(self, host: str) -> DomainRules | None:
         """The rules of the longest domain key covering ``host``."""
-        found = lookup_host(self.domains, host)
+        found = lookup_host(self.domains, host, longest=self._longest[1])
         return found[1] if found else None
 
     def redirect_rules(self, host: str) -> tuple[RedirectRule, ...]:
         """The redirect rules of the longest host key covering ``host`` (none: empty)."""
-        found = lookup_host(self.redirects, host)
+        found = lookup_host(self.redirects, host, longest=self._longest[2])
         return found[1] if found else ()
 
     def without(self, disabled: Iterable[str]) -> RuleSet:
