@@ -7,6 +7,7 @@ so the two halves can never disagree on the format. See ``docs/learned-format.md
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ __all__ = [
     "ParamVerdict",
     "PatternEntry",
     "dump_learned",
+    "dumps_learned",
     "load_learned",
     "parse_json",
     "pattern_names",
@@ -274,14 +276,37 @@ def dump_learned(learned: LearnedSet, path: str | os.PathLike[str]) -> Path:
 
     A replaced file keeps its mode; a new one gets the umask's (as ``open()`` would).
 
+    The text is read back with :func:`load_learned`'s own checks before anything is
+    written, so a file this function writes is one that function reads.
+
     Raises:
-        LearnedFormatError: for a simple-form set, which has no file format.
+        LearnedFormatError: for a simple-form set, which has no file format, or a set the
+            reader would refuse (the message names the problem; nothing is written).
         OSError: when the folder cannot be written.
+    """
+    text = dumps_learned(learned, where=str(path))
+    return write_text_atomic(path, text)
+
+
+def dumps_learned(learned: LearnedSet, *, where: str = "learned set") -> str:
+    """The JSON text :func:`dump_learned` writes, checked as :func:`load_learned` reads it.
+
+    Raises:
+        LearnedFormatError: as :func:`dump_learned`.
     """
     if any(d.content is not None for d in learned.domains.values()):
         raise LearnedFormatError("a simple-form learned set cannot be written as format 1")
-    text = json.dumps(learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    return write_text_atomic(path, text)
+    origin = f"{where}: not written"
+    try:
+        text = json.dumps(
+            learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False
+        )
+    except ValueError as exc:  # NaN or infinity
+        raise LearnedFormatError(f"{origin}: {exc}") from None
+    except TypeError as exc:  # a value JSON has no form for
+        raise LearnedFormatError(f"{origin}: {exc}") from None
+    LearnedSet.from_json(parse_json(text, origin), origin=origin)
+    return text + "\n"
 
 
 def _now() -> str:
@@ -309,17 +334,30 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large for a number")
+    return number
+
+
 def parse_json(text: str, where: str) -> Any:
     """Parse a JSON document strictly: no duplicate keys, no NaN, bounded nesting.
 
     JSON allows an object to repeat a key and parsers silently keep the last one; in a
-    learned set that hides a verdict, so it is refused.
+    learned set that hides a verdict, so it is refused. A number too large for a float
+    (``1e400``) is refused too, not read as infinity.
 
     Raises:
         LearnedFormatError: naming ``where`` and the problem.
     """
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+        )
     except _DuplicateKey as exc:
         raise LearnedFormatError(f"{where}: duplicate key {exc.key!r} in one object") from None
     except RecursionError:
@@ -370,6 +408,7 @@ class _Reader:
 
     def __init__(self, origin: str) -> None:
         self.origin = origin
+        self.threshold = 0.0  # the run's change-rate threshold, from settings
 
     def fail(self, where: str, problem: str) -> LearnedFormatError:
         return LearnedFormatError(f"{self.origin}: {where}: {problem}")
@@ -384,8 +423,40 @@ class _Reader:
             raise self.fail(where, f"expected a non-negative integer, got {value!r}")
         return value
 
+    def writable(self, doc: Mapping[str, Any]) -> None:
+        """Refuse values a JSON file cannot hold: non-finite numbers, unencodable strings."""
+        stack: list[tuple[str, Any]] = []
+        for key, item in doc.items():
+            if not isinstance(key, str):
+                raise self.fail("document", f"key {key!r} is not a string")
+            self.encodable(key, "document")
+            stack.append((key, item))
+        while stack:
+            where, value = stack.pop()
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.fail(where, f"{value!r} is not a JSON number")
+            if isinstance(value, str):
+                self.encodable(value, where)
+            elif isinstance(value, Mapping):
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise self.fail(where, f"key {key!r} is not a string")
+                    self.encodable(key, where)
+                    stack.append((f"{where}[{key!r}]", item))
+            elif isinstance(value, (list, tuple)):
+                stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+
+    def encodable(self, text: str, where: str) -> None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.fail(
+                where, f"{text!r} has a lone surrogate: no UTF-8 file can hold it"
+            ) from None
+
     def document(self, data: Any) -> LearnedSet:
         doc = self.mapping(data, "document")
+        self.writable(doc)
         if doc.get("format") != FORMAT:
             raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
         version = doc.get("version")
@@ -397,6 +468,14 @@ class _Reader:
         if not isinstance(created, str):
             raise self.fail("created", "expected a string")
         settings = self.mapping(doc.get("settings", {}), "settings")
+        threshold = settings.get("threshold", 0.0)
+        if (
+            not isinstance(threshold, (int, float))
+            or isinstance(threshold, bool)
+            or not 0.0 <= threshold < 1.0
+        ):
+            raise self.fail("settings.threshold", f"expected a number in [0, 1), got {threshold!r}")
+        self.threshold = float(threshold)
         domains = self.mapping(doc.get("domains"), "domains")
         parsed = {
             _host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
@@ -466,6 +545,13 @@ class _Reader:
                 f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}"
             )
         tested, changed, failed = (self.count(entry.get(n, 0), f"{where}.{n}") for n in _COUNTS)
+        if verdict == "neutral" and (tested == 0 or changed > self.threshold * tested):
+            raise self.fail(
+                where,
+                "a neutral verdict needs a tested sample and no more changes than the "
+                f"settings' threshold {self.threshold} allows (tested {tested}, "
+                f"changed {changed})",
+            )
         reason = entry.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise self.fail(f"{where}.reason", "expected a string")
@@ -494,6 +580,12 @@ class _Reader:
             tested, changed, failed = (self.count(fields.get(n, 0), f"{at}.{n}") for n in _COUNTS)
             if changed:
                 raise self.fail(f"{at}.changed", f"a default never changed the page, got {changed}")
+            if tested == 0 or failed:
+                raise self.fail(
+                    at,
+                    "a default is learned on tested samples none of which failed "
+                    f"(tested {tested}, failed {failed})",
+                )
             extra = {k: v for k, v in fields.items() if k not in _COUNTS}
             parsed[key] = DefaultValue(tested, changed, failed, extra)
         return parsed

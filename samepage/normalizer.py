@@ -412,9 +412,7 @@ class MIQPSNormalizer:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
             domain = self.rules.domain(host)
-            allow = lookup_host(
-                self._extra_allow_hosts, host, longest=self._extra_allow_longest
-            )
+            allow = lookup_host(self._extra_allow_hosts, host, longest=self._extra_allow_longest)
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
             shared = (

@@ -14,7 +14,13 @@ from samepage import LearnedSet
 
 def _doc(verdicts: dict[str, dict[str, str]]) -> dict[str, Any]:
     patterns = {
-        pattern: {"urls": 1, "params": {n: {"verdict": v} for n, v in params.items()}}
+        pattern: {
+            "urls": 1,
+            "params": {
+                n: {"verdict": v, "tested": 3, "changed": 0 if v == "neutral" else 3}
+                for n, v in params.items()
+            },
+        }
         for pattern, params in verdicts.items()
     }
     return {
