@@ -311,7 +311,8 @@ class MIQPSNormalizer:
             mapping of host suffix to names.
         learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
             format-1 document, or the simple form ``{host_suffix: {content names}}``.
-        disable_rules: built-in rules to switch off, by rule id or bare name.
+        disable_rules: built-in rules to switch off, by rule id or bare name (a collection;
+            an id no rule has is an error naming the closest known one).
         unwrap_redirects: replace a redirect wrapper (``google.com/url?q=TARGET``) by its
             target before normalising (default ``True``).
         learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
@@ -531,6 +532,8 @@ class MIQPSNormalizer:
         """
         if errors not in ("none", "raise"):
             raise ValueError(f"errors must be 'none' or 'raise', not {errors!r}")
+        if isinstance(urls, str):
+            raise TypeError("urls must be a collection of URLs, not a string (write [url])")
         normalize = self.normalize
         keys: list[str | None] = []
         append = keys.append

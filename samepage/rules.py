@@ -6,6 +6,7 @@ each decision can be traced to the reason the rule exists (see ``docs/rules.md``
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -170,10 +171,30 @@ class RuleSet:
         ``tracking:ref_*``, ``youtube.com:block:si``, ``redirect:google`` or
         ``alias:youtube-short-link``) or a bare name or ``prefix*``, which switches off
         every rule on that name.
+
+        Raises:
+            TypeError: for a bare string (a collection of ids is expected).
+            ValueError: for an id or name no rule has, naming the closest known one.
         """
-        off = {item.lower() for item in disabled}
+        if isinstance(disabled, str):
+            raise TypeError(
+                f"disable_rules must be a collection of rule ids or names, not the string "
+                f"{disabled!r} (write {{{disabled!r}}})"
+            )
+        off = set()
+        for item in disabled:
+            if not isinstance(item, str):
+                raise TypeError(f"disable_rules: {item!r} is not a rule id or name")
+            off.add(item.lower())
         if not off:
             return self
+        known = self.rule_keys()
+        unknown = sorted(off - known)
+        if unknown:
+            covering = [k for k in known if k.endswith("*") and unknown[0].startswith(k[:-1])]
+            close = covering or difflib.get_close_matches(unknown[0], known, n=1, cutoff=0.0)
+            hint = f"; the closest known one is {close[0]!r}" if close else ""
+            raise ValueError(f"disable_rules: no rule has the id or name {unknown[0]!r}{hint}")
 
         def keep(rule: Rule, key: str) -> bool:
             return rule.id.lower() not in off and key not in off
@@ -206,6 +227,30 @@ class RuleSet:
             aliases=kept_ids(self.aliases),
             path_sessions=tuple(r for r in self.path_sessions if r.id.lower() not in off),
         )
+
+    def rule_keys(self) -> frozenset[str]:
+        """Every lower-case rule id, name and ``prefix*`` that :meth:`without` accepts."""
+        keys: set[str] = set()
+
+        def add(matcher: NameMatcher) -> None:
+            keys.update(matcher.names)
+            keys.update(r.id.lower() for r in matcher.names.values())
+            for prefix, rule in matcher.prefixes:
+                keys.update((prefix + "*", rule.id.lower()))
+
+        add(self.tracking)
+        for group in self.domains.values():
+            add(group.allow)
+            add(group.block)
+        for name, rule in self.ambiguous.items():
+            keys.update((name, rule.rule.id.lower()))
+        for prefix, rule in self.ambiguous_prefixes:
+            keys.update((prefix + "*", rule.rule.id.lower()))
+        for table in (self.redirects, self.aliases):
+            for rules in table.values():
+                keys.update(r.id.lower() for r in rules)
+        keys.update(r.id.lower() for r in self.path_sessions)
+        return frozenset(keys)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RuleSet:
