@@ -20,7 +20,7 @@ from typing import Any, Literal
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import longest_key, lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
-from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
+from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, PatternEntry, load_learned
@@ -334,6 +334,7 @@ class MIQPSNormalizer:
         "_policies",
         "_rewrites",
         "_session_probe",
+        "_session_triggers",
         "_shared",
         "learned",
         "learned_fallback",
@@ -383,6 +384,7 @@ class MIQPSNormalizer:
         set_(self, "_rewrites", {})
         sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
         set_(self, "_session_probe", re.compile("|".join(sessions), re.I) if sessions else None)
+        set_(self, "_session_triggers", session_triggers(ruleset.path_sessions))
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -396,6 +398,7 @@ class MIQPSNormalizer:
     _policies: dict[tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
+    _session_triggers: tuple[str, str]
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -449,8 +452,11 @@ class MIQPSNormalizer:
             return url
         rewrites = self._rewrites.get(parts[2]) or self._host_rewrites(parts[2])
         path = parts[4]
-        # HostRewrites.may_apply() inlined: this check runs on every URL.
-        if rewrites.any_path or path in rewrites.paths or ";" in path or "(" in path:
+        # HostRewrites.may_apply() inlined: this check runs on every URL. A path without the
+        # characters every path session rule needs (derived from the loaded rules) keeps its
+        # session-free form.
+        first, second = self._session_triggers
+        if rewrites.any_path or path in rewrites.paths or first in path or second in path:
             parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
