@@ -29,11 +29,13 @@ __all__ = [
     "JointDefaults",
     "LearnedSet",
     "ParamVerdict",
+    "PatternConflict",
     "PatternEntry",
     "dump_learned",
     "dumps_learned",
     "load_learned",
     "parse_json",
+    "pattern_conflicts",
     "pattern_names",
 ]
 
@@ -150,6 +152,76 @@ class PatternEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PatternConflict:
+    """Two patterns of a host whose verdicts disagree on the URLs one turns into the other.
+
+    Normalising a URL of ``pattern`` drops parameters (its neutral ones, or one learned
+    default), which leaves a URL of ``into``; that pattern's verdicts would then drop
+    ``names`` (``name`` or ``name=value``) that ``pattern`` keeps. The normalizer keeps,
+    on each such URL, what the first pattern dropped, so every key normalises to itself.
+    """
+
+    domain: str
+    pattern: str
+    into: str
+    names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """This conflict as JSON."""
+        return {
+            "domain": self.domain,
+            "pattern": self.pattern,
+            "into": self.into,
+            "names": list(self.names),
+        }
+
+
+def _drops_more(kept_by: PatternEntry, name: str, then: ParamVerdict) -> list[str]:
+    """What ``then`` drops of ``name`` that the pattern ``kept_by`` keeps."""
+    before = kept_by.params.get(name)
+    if then.neutral:
+        return [name]
+    known = before.defaults if before is not None else {}
+    return [f"{name}={value}" for value in sorted(then.defaults) if value not in known]
+
+
+def pattern_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
+    """The conflicts between the patterns of one host, as :class:`PatternConflict` lists them.
+
+    A pattern turns into the pattern of its non-neutral names, or into that pattern less
+    one parameter with learned defaults; both are checked here. The normalizer's own check
+    runs per URL and catches every case, the ambiguous layer and the domain fallback too.
+    """
+    found: list[PatternConflict] = []
+    for key, pattern in sorted(entry.patterns.items()):
+        names = pattern_names(key)
+        kept = [n for n in names if n not in pattern.params or not pattern.params[n].neutral]
+        if len(kept) == len(names):
+            firsts: list[list[str]] = []
+        else:
+            firsts = [kept]
+        firsts += [
+            [n for n in kept if n != name]
+            for name in kept
+            if name in pattern.params and pattern.params[name].defaults
+        ]
+        for left in firsts:
+            into = "&".join(left)
+            then = entry.patterns.get(into)
+            if then is None:
+                continue
+            lost = [
+                item
+                for name in left
+                if name in then.params
+                for item in _drops_more(pattern, name, then.params[name])
+            ]
+            if lost:
+                found.append(PatternConflict(domain, key, into, tuple(lost)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class DomainEntry:
     """A learned host: its patterns, or (the simple form) its complete set of content names."""
 
@@ -187,6 +259,14 @@ class LearnedSet:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_longest", longest_key(self.domains))
+
+    def conflicts(self) -> list[PatternConflict]:
+        """Every host's :func:`pattern_conflicts`, by host."""
+        return [
+            conflict
+            for host, entry in sorted(self.domains.items())
+            for conflict in pattern_conflicts(host, entry)
+        ]
 
     def domain(self, host: str, port: str = "") -> tuple[str, DomainEntry] | None:
         """The entry of the longest domain key covering ``host`` (and ``port``), if any."""

@@ -197,6 +197,17 @@ class _HostPolicy:
             return False, ambiguous.rule
         return True, _DEFAULT
 
+    def drops_again(self, reduced: list[Pair], left: list[Pair]) -> list[str]:
+        """The names a second pass over ``reduced`` would drop (``left``: its open pairs).
+
+        Dropping parameters changes the pattern key, and the learned verdicts of the new
+        pattern may drop more: a key that normalises to another key. The normalizer then
+        keeps what the first pass dropped (the conflict resolves toward keeping), so every
+        key normalises to itself.
+        """
+        pattern = join_pattern(name for name, _ in reduced)
+        return [name for name, piece in left if not self.dynamic(name, piece, pattern, reduced)[0]]
+
     def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
         lower = name.lower()
         found = self.ambiguous.get(lower)
@@ -205,6 +216,44 @@ class _HostPolicy:
         if len(self.by_name) < _NAME_CACHE_LIMIT:
             self.by_name[name] = found
         return found
+
+
+def _keep_on_conflict(
+    policy: _HostPolicy,
+    pairs: list[Pair],
+    statics: list[tuple[int, Rule | None]],
+    decided: list[tuple[bool, Rule]],
+    pattern: str,
+) -> list[tuple[bool, Rule]]:
+    """``decided``, with the dynamic drops kept when a second pass would drop more."""
+    opened = [code == _OPEN for code, _ in statics]
+    dropped = [is_open and not kept for is_open, (kept, _) in zip(opened, decided, strict=True)]
+    if not any(dropped):
+        return decided
+    reduced = [
+        pair
+        for pair, (code, _), gone in zip(pairs, statics, dropped, strict=True)
+        if code != _DROP and not gone
+    ]
+    left = [
+        pair
+        for pair, is_open, gone in zip(pairs, opened, dropped, strict=True)
+        if is_open and not gone
+    ]
+    again = policy.drops_again(reduced, left)
+    if not again:
+        return decided
+    after = join_pattern(name for name, _ in reduced)
+    why = (
+        f"kept: without it the URL's pattern is {after!r}, whose verdicts would then drop "
+        f"{', '.join(sorted(set(again)))}, which pattern {pattern!r} keeps; a conflict "
+        "between two patterns resolves toward keeping"
+    )
+    key = policy.learned_key or "*"
+    return [
+        (True, Rule(f"learned:{key}:{pattern}:{name}:conflict", "learned", why)) if gone else d
+        for (name, _), gone, d in zip(pairs, dropped, decided, strict=True)
+    ]
 
 
 def _has_name(pairs: list[Pair], lower_name: str) -> bool:
@@ -586,7 +635,10 @@ class MIQPSNormalizer:
         ]
         if dropped:
             gone = {id(pair) for pair in dropped}
-            kept = [pair for pair in kept if id(pair) not in gone]
+            reduced = [pair for pair in kept if id(pair) not in gone]
+            left = [pair for pair in open_pairs if id(pair) not in gone]
+            if policy.learned is None or not policy.drops_again(reduced, left):
+                kept = reduced
         return serialize(kept)
 
     def explain(self, url: str) -> Explanation:
@@ -607,16 +659,19 @@ class MIQPSNormalizer:
         statics = [policy.static(name) for name, _ in pairs]
         live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
         pattern = join_pattern(name for name, _ in live)
-        decisions = []
+        decided: list[tuple[bool, Rule]] = []
         for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
-                kept, rule = policy.dynamic(name, piece, pattern, live)
+                decided.append(policy.dynamic(name, piece, pattern, live))
             else:
-                kept = code == _KEEP
-            assert rule is not None
-            decisions.append(
-                ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
-            )
+                assert rule is not None
+                decided.append((code == _KEEP, rule))
+        if policy.learned is not None:
+            decided = _keep_on_conflict(policy, pairs, statics, decided, pattern)
+        decisions = [
+            ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
+            for (name, piece), (kept, rule) in zip(pairs, decided, strict=True)
+        ]
         return Explanation(url, result, pattern, policy.learned_key, tuple(decisions), tuple(steps))
 
     def pattern_key(self, url: str) -> str:

@@ -55,6 +55,19 @@ def test_diff_lists_dangerous_flips_first() -> None:
     assert lines[1].startswith("  DANGER s.example [a&b] a: non-neutral -> neutral")
 
 
+def test_diff_lists_the_new_sets_conflicts_between_patterns() -> None:
+    conflicting = _doc({"a&b": {"a": "neutral", "b": "non-neutral"}, "b": {"b": "neutral"}})
+    diff = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(conflicting))
+    assert [(c.pattern, c.into, c.names) for c in diff.conflicts] == [("a&b", "b", ("b",))]
+    assert (
+        "  CONFLICT s.example [a&b] -> [b]: b would be dropped there, kept here; "
+        "the normalizer keeps them on such URLs"
+    ) in format_diff(diff)
+    assert diff.to_json()["conflicts"] == [
+        {"domain": "s.example", "pattern": "a&b", "into": "b", "names": ["b"]}
+    ]
+
+
 def test_gate_counts_patterns_with_a_flip_to_neutral() -> None:
     diff = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(NEW))
     assert not gate(diff, 0.4).allowed  # 1 of 2 common patterns = 50%
