@@ -5,7 +5,9 @@ one page differ only in ways that leave the page unchanged: scheme and host case
 port, tracking parameters, parameter order, plain anchors, ``.``/``..`` segments, ``//``
 runs, a trailing slash on a directory, escapes of unreserved characters (``%7e`` for ``~``,
 RFC 3986 section 6.2.2.2), lower-case hex, raw UTF-8, ``+`` or ``%20`` for a space in a
-query value, IDNA and IPv6 forms of the host, session ids in the query or the path, a redirect
+query value, IDNA and IPv6 forms of the host, session ids in the query or the path, markers
+of e-mail platforms, recommendation networks and news syndication, a marketplace's own click
+parameters, a redirect
 wrapper around the URL (``google.com/url?q=...``), and a platform's other host or path for the
 same page (``youtu.be/ID``, Amazon's ``/Title/dp/ASIN``).
 
