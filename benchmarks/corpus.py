@@ -5,7 +5,9 @@ one page differ only in ways that leave the page unchanged: scheme and host case
 port, tracking parameters, parameter order, plain anchors, ``.``/``..`` segments, ``//``
 runs, a trailing slash on a directory, escapes of unreserved characters (``%7e`` for ``~``,
 RFC 3986 section 6.2.2.2), lower-case hex, raw UTF-8, ``+`` or ``%20`` for a space in a
-query value, IDNA and IPv6 forms of the host, session ids in the query or the path, a redirect
+query value, IDNA and IPv6 forms of the host, session ids in the query or the path, markers
+of e-mail platforms, recommendation networks and news syndication, a marketplace's own click
+parameters, a redirect
 wrapper around the URL (``google.com/url?q=...``), and a platform's other host or path for the
 same page (``youtu.be/ID``, Amazon's ``/Title/dp/ASIN``).
 
@@ -168,6 +170,74 @@ _MEDIUM: Pool = (
     ("source", lambda rng: "rss----" + _token(_HEX, 12)(rng) + "---4"),
     ("source", _one_of("friends_link", "post_page-----")),
     *_UTM,
+)
+
+# Names one anchor list strips and a vendor documents (docs/rules.md, "How an entry is chosen").
+_EMAIL: Pool = (
+    ("ea_src", _one_of("newsletter", "frontpage")),
+    ("ea_med", _one_of("email", "social")),
+    ("pm_source", _one_of("nl", "fb")),
+    ("ns_campaign", _one_of("rss", "daily")),
+    ("ns_mchannel", _one_of("email", "rss")),
+    ("cjdata", _token(_B64, 24)),
+    ("snrai_campaign", _token(_ALNUM, 8)),
+    ("snrai_id", _token(_HEX, 12)),
+    ("intcmp", _one_of("hp-promo-1", "nav_sale")),
+)
+_RECOMMENDATION: Pool = (
+    ("obOrigUrl", _one_of("true")),
+    ("taboola_click_id", lambda rng: "GiA" + _token(_B64, 30)(rng)),
+    ("tblci", lambda rng: "GiA" + _token(_B64, 30)(rng)),
+    ("nosto", _one_of("frontpage-nosto-1", "productpage-nosto-2")),
+    ("nosto_source", _one_of("slot", "email")),
+    ("yottly_online", _one_of("1")),
+    ("yottly_recommender", _token(_HEX, 8)),
+)
+_SEZNAM: Pool = (
+    ("sznclid", _token(_B64, 40)),
+    ("dop_ab_variant", _one_of("0", "1", "2")),
+    ("dop_req_id", _token(_B64, 12)),
+    ("dop_source_zone_name", _one_of("hpfeed.sznhp.box", "zpravy.web.article")),
+)
+_NEWS: Pool = (
+    ("ICID", _one_of("ref_fark", "hp-top-news")),
+    ("ocid", _one_of("socialshare", "msedgntp")),
+    ("ito", _one_of("social-twitter_mailonline", "native_share_article-top")),
+    ("ico", _one_of("related", "top")),
+    *_UTM[:2],
+)
+_TECHCRUNCH: Pool = (("ncid", _one_of("rss", "tcdaily")), ("sr_share", _one_of("twitter")))
+_YAHOO: Pool = ((".tsrc", _one_of("rss", "fp_deeplink")), ("guccounter", _one_of("1", "2")))
+_MERCADO: Pool = (
+    ("tracking_id", lambda rng: "-".join(_token(_HEX, n)(rng) for n in (8, 4, 4, 4, 12))),
+    ("position", lambda rng: str(rng.randint(1, 48))),
+    ("search_layout", _one_of("grid", "stack")),
+    ("reco_item_pos", lambda rng: str(rng.randint(0, 9))),
+    ("pdp_filters", _one_of("category:MLA1055", "deal:MLA779357-1")),
+)
+_FLIPKART: Pool = (
+    ("otracker", _one_of("search", "nmenu_sub_Electronics_0")),
+    ("srno", lambda rng: f"s_1_{rng.randint(1, 40)}"),
+    ("iid", lambda rng: "en_" + _token(_B64, 20)(rng)),
+    ("ssid", _token(_ALNUM, 16)),
+    ("qH", _token(_HEX, 16)),
+)
+_LAZADA: Pool = (
+    ("spm", lambda rng: "a2o42.searchlist.list." + str(rng.randint(1, 40))),
+    ("clickTrackInfo", _token(_B64, 30)),
+    ("abid", _token(string.digits, 6)),
+    ("pvid", _token(_HEX, 32)),
+)
+_INDEED: Pool = (
+    ("tk", _token(_ALNUM, 20)),
+    ("from", _one_of("serp", "mobRdr")),
+    ("alid", _token(_HEX, 24)),
+    ("advn", _token(string.digits, 16)),
+)
+_AIRBNB: Pool = (
+    ("federated_search_id", lambda rng: "-".join(_token(_HEX, n)(rng) for n in (8, 4, 4))),
+    ("source_impression_id", lambda rng: "p3_" + _token(string.digits, 10)(rng)),
+    ("search_type", _one_of("filter_change", "pagination")),
 )
 
 _WORDS = (  # noqa: SIM905
@@ -424,8 +494,7 @@ def _session(rng: random.Random, hosts: list[str]) -> list[_Page]:
         path, key = rng.choice((("/viewtopic.php", "t"), ("/catalog/item.php", "id")))
         numbers = rng.sample(range(100, 99999), rng.randint(1, 2))
         return [
-            _Page("session", host, path, ((key, str(i)),), tracking=_SESSION_QUERY)
-            for i in numbers
+            _Page("session", host, path, ((key, str(i)),), tracking=_SESSION_QUERY) for i in numbers
         ]
     if style == 1:  # Java URL rewriting: ";jsessionid=" in the last path segment
         path = f"/shop/{rng.choice(_WORDS)}/item"
@@ -472,6 +541,77 @@ def _wrapper(url: str, rng: random.Random) -> str:
     )
 
 
+def _campaigns(rng: random.Random, hosts: list[str]) -> list[_Page]:
+    """E-mail platforms, recommendation networks, comScore and affiliate markers on any site.
+
+    Siblings: another article id; and on a shop, ``dop_id``, ``ns`` and ``icid`` with other
+    values are other pages (a lone ``dop_id``, and ``icid`` off news sites, are kept).
+    """
+    host = rng.choice(hosts)
+    if rng.random() < 0.7:
+        path = f"/{rng.choice(('blog', 'news', 'stories'))}/{_slug(rng)}"
+        pool = _EMAIL + _RECOMMENDATION if rng.random() < 0.5 else _RECOMMENDATION + _UTM
+        pages = [_Page("campaign", host, path, tracking=pool)]
+        if rng.random() < 0.3:
+            pages.append(_Page("campaign", host, path, (("id", "2"),), tracking=pool))
+        return pages
+    name = rng.choice(("dop_id", "ns", "icid", "ito"))
+    values = rng.sample(("1", "2", "7", "42"), 2)
+    return [_Page("campaign", host, "/item", ((name, v),), tracking=_EMAIL) for v in values]
+
+
+def _syndication(rng: random.Random, hosts: list[str]) -> list[_Page]:
+    """News sites' own campaign and syndication ids, and a regional recommendation network."""
+    style = rng.randrange(4)
+    if style == 0:
+        host = rng.choice(
+            ("edition.cnn.com", "www.dailymail.co.uk", "www.bbc.com", "www.cbsnews.com")
+        )
+        path, pool = f"/news/article-{rng.randint(10**6, 10**7)}/{_slug(rng)}.html", _NEWS
+    elif style == 1:
+        host, path, pool = (
+            "techcrunch.com",
+            f"/2026/01/{rng.randint(10, 28)}/{_slug(rng)}",
+            _TECHCRUNCH,
+        )
+    elif style == 2:
+        host, path, pool = "finance.yahoo.com", f"/news/{_slug(rng)}.html", _YAHOO
+    else:
+        host = rng.choice(("www.novinky.cz", "www.seznamzpravy.cz", "www.respekt.cz"))
+        path, pool = f"/clanek/{_slug(rng, 2)}-{rng.randint(10**7, 10**8)}", _SEZNAM
+    return [_Page("syndication", host, path, tracking=pool)]
+
+
+def _platform(rng: random.Random, hosts: list[str]) -> list[_Page]:
+    """Marketplace, job and travel hosts' own click parameters; siblings differ in an id."""
+    style = rng.randrange(5)
+    if style == 0:
+        host = rng.choice(("articulo.mercadolibre.com.ar", "produto.mercadolivre.com.br"))
+        items = [f"/ML{rng.choice('AB')}-{rng.randint(10**8, 10**9)}-{_slug(rng, 2)}-_JM"]
+        return [_Page("platform", host, path, tracking=_MERCADO) for path in items]
+    if style == 1:
+        path = f"/{_slug(rng, 2)}/p/itm{''.join(rng.choices(_HEX, k=13))}"
+        pids = [
+            ("pid", "MOB" + "".join(rng.choices(string.ascii_uppercase, k=12))) for _ in range(2)
+        ]
+        chosen = pids[: rng.randint(1, 2)]
+        return [
+            _Page("platform", "www.flipkart.com", path, (p,), tracking=_FLIPKART) for p in chosen
+        ]
+    if style == 2:
+        host = rng.choice(("www.lazada.sg", "www.lazada.co.th", "www.lazada.vn"))
+        path = f"/products/{_slug(rng, 2)}-i{rng.randint(10**8, 10**9)}.html"
+        return [_Page("platform", host, path, tracking=_LAZADA)]
+    if style == 3:
+        jobs = [("jk", "".join(rng.choices(_HEX, k=16))) for _ in range(2)]
+        chosen = jobs[: rng.randint(1, 2)]
+        return [
+            _Page("platform", "www.indeed.com", "/viewjob", (j,), tracking=_INDEED) for j in chosen
+        ]
+    path = f"/rooms/{rng.randint(10**6, 10**8)}"
+    return [_Page("platform", "www.airbnb.com", path, tracking=_AIRBNB)]
+
+
 _FAMILIES: dict[str, tuple[int, Callable[[random.Random, list[str]], list[_Page]]]] = {
     "tracking": (20, _blog),
     "plain": (12, _plain),
@@ -487,6 +627,9 @@ _FAMILIES: dict[str, tuple[int, Callable[[random.Random, list[str]], list[_Page]
     "encoding": (4, _encoding),
     "session": (5, _session),
     "redirect": (5, _redirect),
+    "campaign": (6, _campaigns),
+    "syndication": (5, _syndication),
+    "platform": (6, _platform),
 }
 KINDS = tuple(_FAMILIES)
 

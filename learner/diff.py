@@ -5,7 +5,8 @@ parameter newly learned as a default, or defaults newly proven droppable togethe
 on the normalizer drops more, merging pages that used to stay apart. A default shows as the
 flip of ``name=value`` from ``kept`` to ``default``, joint defaults as the flip of
 ``page&sort`` from ``apart`` to ``together``. ``crawl --previous`` and ``learner diff`` both
-decide with :func:`gate`.
+decide with :func:`gate`. The diff also lists the new set's conflicts between patterns
+(:meth:`samepage.LearnedSet.conflicts`), where the normalizer keeps what a pattern dropped.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from samepage import LearnedSet
+from samepage import LearnedSet, PatternConflict
 
 __all__ = ["Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
 
@@ -39,12 +40,13 @@ class Flip:
 
 @dataclass(frozen=True, slots=True)
 class LearnedDiff:
-    """Patterns added and removed, and verdict flips in the patterns present in both."""
+    """Patterns added and removed, flips in the patterns of both, the new set's conflicts."""
 
     added: tuple[tuple[str, str], ...]
     removed: tuple[tuple[str, str], ...]
     common: int
     flips: tuple[Flip, ...]
+    conflicts: tuple[PatternConflict, ...] = ()
 
     @property
     def dangerous(self) -> tuple[Flip, ...]:
@@ -67,6 +69,7 @@ class LearnedDiff:
                 }
                 for f in self.flips
             ],
+            "conflicts": [c.to_json() for c in self.conflicts],
         }
 
 
@@ -131,6 +134,7 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
         removed=tuple(sorted(set(before) - set(after))),
         common=len(common),
         flips=tuple(flips),
+        conflicts=tuple(new.conflicts()),
     )
 
 
@@ -151,6 +155,11 @@ def format_diff(diff: LearnedDiff) -> list[str]:
         lines.append(
             f"  {mark} {flip.domain} [{flip.pattern}] {flip.param}: {flip.old} -> {flip.new}"
         )
+    lines.extend(
+        f"  CONFLICT {c.domain} [{c.pattern}] -> [{c.into}]: {', '.join(c.names)} would be "
+        f"dropped there, kept here; the normalizer keeps them on such URLs"
+        for c in diff.conflicts
+    )
     lines.extend(f"  added   {d} [{p}]" for d, p in diff.added)
     lines.extend(f"  removed {d} [{p}]" for d, p in diff.removed)
     return lines

@@ -18,7 +18,8 @@ from learner.errors import ConfigError
 from learner.report_page import badge, code, escape, number, page, row, table
 from learner.run_folder import EvidenceImages, RunFolder, read_run_folder
 from learner.verdicts import Account, cause_of
-from samepage import ParamVerdict, PatternEntry
+from samepage import ParamVerdict, PatternConflict, PatternEntry
+from samepage.learned import pattern_conflicts
 
 logger = logging.getLogger(__name__)
 
@@ -144,8 +145,7 @@ def _default_values(
 ) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
     tested: list[tuple[str, str, Mapping[str, Any]]] = [
-        (value, "default", found.to_json())
-        for value, found in sorted(verdict.defaults.items())
+        (value, "default", found.to_json()) for value, found in sorted(verdict.defaults.items())
     ]
     rejected = _dict(verdict.extra.get("rejected_defaults"))
     tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]
@@ -204,8 +204,25 @@ def _joint(run: RunFolder, checks: object) -> str:
     return table(caption, ["reduced URL", "sample URL", "outcome", "why"], rows)
 
 
+def _conflicts(conflicts: list[PatternConflict]) -> str:
+    if not conflicts:
+        return ""
+    items = "".join(
+        f"<li>without its dropped parameters a URL has pattern {code(c.into or '(none)')}, "
+        f"whose verdicts drop {', '.join(code(n) for n in c.names)}, kept here: the "
+        "normalizer keeps this pattern's dropped parameters on such URLs</li>"
+        for c in conflicts
+    )
+    return f'<div class="conflicts"><h4>Conflicts with other patterns</h4><ul>{items}</ul></div>'
+
+
 def _pattern(
-    run: RunFolder, images: EvidenceImages, anchor: str, key: str, found: PatternEntry
+    run: RunFolder,
+    images: EvidenceImages,
+    anchor: str,
+    key: str,
+    found: PatternEntry,
+    conflicts: list[PatternConflict],
 ) -> str:
     ordered = sorted(found.params.items(), key=lambda nv: (_ORDER[verdict_class(nv[1])], nv[0]))
     rows = (
@@ -226,6 +243,7 @@ def _pattern(
     parts = [
         f'<section id="{anchor}"><h3>Pattern {code(key or "(none)")} ({found.urls} URLs)</h3>',
         table(f"Parameters of {code(key or '(none)')}", heads, rows),
+        _conflicts([c for c in conflicts if c.pattern == key]),
         _joint(run, found.extra.get("joint_checks")),
         _joint_defaults(run, images, found),
         *(_param(run, images, f"{anchor}-{i}", n, v) for i, (n, v) in enumerate(ordered)),
@@ -334,8 +352,12 @@ def _body(run: RunFolder, images: EvidenceImages) -> str:
     for i, key in enumerate(keys):
         entry = run.learned.domains.get(key)
         patterns = sorted(entry.patterns.items(), key=lambda p: (-p[1].urls, p[0])) if entry else []
+        conflicts = pattern_conflicts(key, entry) if entry else []
         parts.append(f'<section id="d{i}"><h2>{escape(key)}</h2>')
-        parts += [_pattern(run, images, f"d{i}-p{j}", k, p) for j, (k, p) in enumerate(patterns)]
+        parts += [
+            _pattern(run, images, f"d{i}-p{j}", k, p, conflicts)
+            for j, (k, p) in enumerate(patterns)
+        ]
         parts.append("</section>" if patterns else "<p>No pattern was learned here.</p></section>")
     return "".join(parts)
 

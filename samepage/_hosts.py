@@ -1,38 +1,63 @@
-"""Host-suffix lookups on label boundaries, longest match first."""
+"""Host-suffix lookups on label boundaries, longest match first.
+
+A lookup tries only the suffixes no longer than the table's longest key, so its cost is
+linear in the host's length, however many labels the host has.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import TypeVar
 
-__all__ = ["host_suffixes", "lookup_host"]
+__all__ = ["host_suffixes", "longest_key", "lookup_host"]
 
 T = TypeVar("T")
 
 
-def host_suffixes(host: str) -> Iterator[str]:
+def longest_key(mapping: Mapping[str, object]) -> int:
+    """The length of the longest key of ``mapping`` (0 for an empty one)."""
+    return max(map(len, mapping), default=0)
+
+
+def host_suffixes(host: str, longest: int | None = None) -> Iterator[str]:
     """Yield ``host`` and each parent domain, longest first; an IP address yields itself only.
+
+    With ``longest``, only the suffixes of at most that many characters are yielded, found
+    by one scan of the host's tail.
 
     >>> list(host_suffixes("a.shop.example"))
     ['a.shop.example', 'shop.example', 'example']
+    >>> list(host_suffixes("a.shop.example", longest=12))
+    ['shop.example', 'example']
     """
-    yield host
+    fits = longest is None or len(host) <= longest
     if host.startswith("[") or host.replace(".", "").isdigit():
+        if fits:
+            yield host
         return
-    dot = host.find(".")
+    if fits:
+        yield host
+        dot = host.find(".")
+    else:
+        assert longest is not None
+        # A suffix after the dot at d has len(host) - d - 1 characters.
+        dot = host.find(".", len(host) - longest - 1)
     while dot >= 0:
         host = host[dot + 1 :]
         yield host
         dot = host.find(".")
 
 
-def lookup_host(mapping: Mapping[str, T], host: str, port: str = "") -> tuple[str, T] | None:
+def lookup_host(
+    mapping: Mapping[str, T], host: str, port: str = "", *, longest: int | None = None
+) -> tuple[str, T] | None:
     """Find the longest key of ``mapping`` that covers ``host``, as ``(key, value)``.
 
     A key covers a host and its subdomains on label boundaries: ``example.com`` covers
     ``www.example.com`` and never ``badexample.com``. With a non-default ``port`` only keys
     of the form ``host:port`` match, so a site on another port is never taken for the site
-    on the default port.
+    on the default port. ``longest`` is :func:`longest_key` of ``mapping``, for callers that
+    keep it; without it, it is computed.
 
     >>> lookup_host({"example.com": 1, "www.example.com": 2}, "a.www.example.com")
     ('www.example.com', 2)
@@ -41,7 +66,9 @@ def lookup_host(mapping: Mapping[str, T], host: str, port: str = "") -> tuple[st
     """
     if not mapping:
         return None
-    for suffix in host_suffixes(host):
+    if longest is None:
+        longest = longest_key(mapping)
+    for suffix in host_suffixes(host, longest):
         key = f"{suffix}:{port}" if port else suffix
         value = mapping.get(key)
         if value is not None:

@@ -9,6 +9,7 @@ Three kinds, each compiled from a section of ``rules.json`` and switchable by ru
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ __all__ = [
     "PathSessionRule",
     "RedirectRule",
     "Rewrite",
+    "session_triggers",
 ]
 
 # The target of a wrapper must be an absolute http(s) URL; anything else (a relative path,
@@ -230,3 +232,85 @@ def compile_path_sessions(entries: Iterable[Mapping[str, Any]]) -> tuple[PathSes
         )
         for entry in entries
     )
+
+
+def session_triggers(rules: Iterable[PathSessionRule]) -> tuple[str, str]:
+    """Two substrings such that a path holds neither only if no session rule can match it.
+
+    Derived from the rules' own regexes: each must match a character from a small set (the
+    ``;`` of ``;jsessionid=``, the ``(`` of ASP.NET's ``/(S(...))/``), and a path without any
+    of them is never rewritten. ``""`` (in every path) stands for "always look": a rule
+    whose match needs no such character (or only ``/``), or more than two characters in
+    all. ``"#"`` (never in a path) fills an unused place.
+
+    >>> session_triggers(compile_path_sessions([{"id": "x", "regex": "/sid-[0-9]+(?=/|$)"}]))
+    ('-', '#')
+    """
+    found: set[str] = set()
+    for rule in rules:
+        needed = _required_characters(rule.pattern)
+        if needed is None:
+            return "", ""
+        found |= needed
+    if len(found) > 2 or "/" in found:
+        return "", ""
+    first, second = [*sorted(found), "#", "#"][:2]
+    return first, second
+
+
+def _required_characters(pattern: re.Pattern[str]) -> set[str] | None:
+    """A set of characters one of which every string the pattern can search in holds."""
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        tree = parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # another Python's parser: look at every path
+        return None
+    return _sequence(list(tree), parser)
+
+
+def _sequence(items: list[Any], parser: Any) -> set[str] | None:
+    """The best required set of any item of a sequence: every item must match."""
+    best: set[str] | None = None
+    for op, arg in items:
+        needed = _item(op, arg, parser)
+        if needed is not None and (best is None or _score(needed) < _score(best)):
+            best = needed
+    return best
+
+
+def _score(chars: set[str]) -> tuple[bool, int]:
+    return "/" in chars, len(chars)  # every path has "/": it proves nothing
+
+
+def _item(op: Any, arg: Any, parser: Any) -> set[str] | None:
+    names = op.name if hasattr(op, "name") else str(op)
+    if names == "LITERAL":
+        char = chr(arg)
+        # Case folding can reach other letters (k and the Kelvin sign): letters prove nothing.
+        return None if char.lower() != char.upper() else {char}
+    if names == "IN":
+        chars: set[str] = set()
+        for inner_op, inner_arg in arg:
+            if str(getattr(inner_op, "name", inner_op)) != "LITERAL":
+                return None
+            one = _item(inner_op, inner_arg, parser)
+            if one is None:
+                return None
+            chars |= one
+        return chars or None
+    if names == "SUBPATTERN":
+        return _sequence(list(arg[-1]), parser)
+    if names in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        low, _, inner = arg
+        return _sequence(list(inner), parser) if low >= 1 else None
+    if names == "BRANCH":
+        union: set[str] = set()
+        for alternative in arg[1]:
+            one = _sequence(list(alternative), parser)
+            if one is None:
+                return None
+            union |= one
+        return union
+    if names == "ASSERT":  # a lookahead or lookbehind: its text is in the path too
+        return _sequence(list(arg[1]), parser)
+    return None

@@ -7,6 +7,7 @@ so the two halves can never disagree on the format. See ``docs/learned-format.md
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any, Literal, Union
 from samepage import _url
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._files import write_text_atomic
-from samepage._hosts import lookup_host
+from samepage._hosts import longest_key, lookup_host
 from samepage.errors import LearnedFormatError
 
 __all__ = [
@@ -28,10 +29,13 @@ __all__ = [
     "JointDefaults",
     "LearnedSet",
     "ParamVerdict",
+    "PatternConflict",
     "PatternEntry",
     "dump_learned",
+    "dumps_learned",
     "load_learned",
     "parse_json",
+    "pattern_conflicts",
     "pattern_names",
 ]
 
@@ -148,6 +152,76 @@ class PatternEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class PatternConflict:
+    """Two patterns of a host whose verdicts disagree on the URLs one turns into the other.
+
+    Normalising a URL of ``pattern`` drops parameters (its neutral ones, or one learned
+    default), which leaves a URL of ``into``; that pattern's verdicts would then drop
+    ``names`` (``name`` or ``name=value``) that ``pattern`` keeps. The normalizer keeps,
+    on each such URL, what the first pattern dropped, so every key normalises to itself.
+    """
+
+    domain: str
+    pattern: str
+    into: str
+    names: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """This conflict as JSON."""
+        return {
+            "domain": self.domain,
+            "pattern": self.pattern,
+            "into": self.into,
+            "names": list(self.names),
+        }
+
+
+def _drops_more(kept_by: PatternEntry, name: str, then: ParamVerdict) -> list[str]:
+    """What ``then`` drops of ``name`` that the pattern ``kept_by`` keeps."""
+    before = kept_by.params.get(name)
+    if then.neutral:
+        return [name]
+    known = before.defaults if before is not None else {}
+    return [f"{name}={value}" for value in sorted(then.defaults) if value not in known]
+
+
+def pattern_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
+    """The conflicts between the patterns of one host, as :class:`PatternConflict` lists them.
+
+    A pattern turns into the pattern of its non-neutral names, or into that pattern less
+    one parameter with learned defaults; both are checked here. The normalizer's own check
+    runs per URL and catches every case, the ambiguous layer and the domain fallback too.
+    """
+    found: list[PatternConflict] = []
+    for key, pattern in sorted(entry.patterns.items()):
+        names = pattern_names(key)
+        kept = [n for n in names if n not in pattern.params or not pattern.params[n].neutral]
+        if len(kept) == len(names):
+            firsts: list[list[str]] = []
+        else:
+            firsts = [kept]
+        firsts += [
+            [n for n in kept if n != name]
+            for name in kept
+            if name in pattern.params and pattern.params[name].defaults
+        ]
+        for left in firsts:
+            into = "&".join(left)
+            then = entry.patterns.get(into)
+            if then is None:
+                continue
+            lost = [
+                item
+                for name in left
+                if name in then.params
+                for item in _drops_more(pattern, name, then.params[name])
+            ]
+            if lost:
+                found.append(PatternConflict(domain, key, into, tuple(lost)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class DomainEntry:
     """A learned host: its patterns, or (the simple form) its complete set of content names."""
 
@@ -181,10 +255,22 @@ class LearnedSet:
     created: str = ""
     settings: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    _longest: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_longest", longest_key(self.domains))
+
+    def conflicts(self) -> list[PatternConflict]:
+        """Every host's :func:`pattern_conflicts`, by host."""
+        return [
+            conflict
+            for host, entry in sorted(self.domains.items())
+            for conflict in pattern_conflicts(host, entry)
+        ]
 
     def domain(self, host: str, port: str = "") -> tuple[str, DomainEntry] | None:
         """The entry of the longest domain key covering ``host`` (and ``port``), if any."""
-        return lookup_host(self.domains, host, port)
+        return lookup_host(self.domains, host, port, longest=self._longest)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of this set, as :func:`dump_learned` writes it."""
@@ -270,14 +356,37 @@ def dump_learned(learned: LearnedSet, path: str | os.PathLike[str]) -> Path:
 
     A replaced file keeps its mode; a new one gets the umask's (as ``open()`` would).
 
+    The text is read back with :func:`load_learned`'s own checks before anything is
+    written, so a file this function writes is one that function reads.
+
     Raises:
-        LearnedFormatError: for a simple-form set, which has no file format.
+        LearnedFormatError: for a simple-form set, which has no file format, or a set the
+            reader would refuse (the message names the problem; nothing is written).
         OSError: when the folder cannot be written.
+    """
+    text = dumps_learned(learned, where=str(path))
+    return write_text_atomic(path, text)
+
+
+def dumps_learned(learned: LearnedSet, *, where: str = "learned set") -> str:
+    """The JSON text :func:`dump_learned` writes, checked as :func:`load_learned` reads it.
+
+    Raises:
+        LearnedFormatError: as :func:`dump_learned`.
     """
     if any(d.content is not None for d in learned.domains.values()):
         raise LearnedFormatError("a simple-form learned set cannot be written as format 1")
-    text = json.dumps(learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    return write_text_atomic(path, text)
+    origin = f"{where}: not written"
+    try:
+        text = json.dumps(
+            learned.to_json(), indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False
+        )
+    except ValueError as exc:  # NaN or infinity
+        raise LearnedFormatError(f"{origin}: {exc}") from None
+    except TypeError as exc:  # a value JSON has no form for
+        raise LearnedFormatError(f"{origin}: {exc}") from None
+    LearnedSet.from_json(parse_json(text, origin), origin=origin)
+    return text + "\n"
 
 
 def _now() -> str:
@@ -305,17 +414,30 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is too large for a number")
+    return number
+
+
 def parse_json(text: str, where: str) -> Any:
     """Parse a JSON document strictly: no duplicate keys, no NaN, bounded nesting.
 
     JSON allows an object to repeat a key and parsers silently keep the last one; in a
-    learned set that hides a verdict, so it is refused.
+    learned set that hides a verdict, so it is refused. A number too large for a float
+    (``1e400``) is refused too, not read as infinity.
 
     Raises:
         LearnedFormatError: naming ``where`` and the problem.
     """
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+        )
     except _DuplicateKey as exc:
         raise LearnedFormatError(f"{where}: duplicate key {exc.key!r} in one object") from None
     except RecursionError:
@@ -366,6 +488,7 @@ class _Reader:
 
     def __init__(self, origin: str) -> None:
         self.origin = origin
+        self.threshold = 0.0  # the run's change-rate threshold, from settings
 
     def fail(self, where: str, problem: str) -> LearnedFormatError:
         return LearnedFormatError(f"{self.origin}: {where}: {problem}")
@@ -380,8 +503,40 @@ class _Reader:
             raise self.fail(where, f"expected a non-negative integer, got {value!r}")
         return value
 
+    def writable(self, doc: Mapping[str, Any]) -> None:
+        """Refuse values a JSON file cannot hold: non-finite numbers, unencodable strings."""
+        stack: list[tuple[str, Any]] = []
+        for key, item in doc.items():
+            if not isinstance(key, str):
+                raise self.fail("document", f"key {key!r} is not a string")
+            self.encodable(key, "document")
+            stack.append((key, item))
+        while stack:
+            where, value = stack.pop()
+            if isinstance(value, float) and not math.isfinite(value):
+                raise self.fail(where, f"{value!r} is not a JSON number")
+            if isinstance(value, str):
+                self.encodable(value, where)
+            elif isinstance(value, Mapping):
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise self.fail(where, f"key {key!r} is not a string")
+                    self.encodable(key, where)
+                    stack.append((f"{where}[{key!r}]", item))
+            elif isinstance(value, (list, tuple)):
+                stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
+
+    def encodable(self, text: str, where: str) -> None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.fail(
+                where, f"{text!r} has a lone surrogate: no UTF-8 file can hold it"
+            ) from None
+
     def document(self, data: Any) -> LearnedSet:
         doc = self.mapping(data, "document")
+        self.writable(doc)
         if doc.get("format") != FORMAT:
             raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
         version = doc.get("version")
@@ -393,6 +548,14 @@ class _Reader:
         if not isinstance(created, str):
             raise self.fail("created", "expected a string")
         settings = self.mapping(doc.get("settings", {}), "settings")
+        threshold = settings.get("threshold", 0.0)
+        if (
+            not isinstance(threshold, (int, float))
+            or isinstance(threshold, bool)
+            or not 0.0 <= threshold < 1.0
+        ):
+            raise self.fail("settings.threshold", f"expected a number in [0, 1), got {threshold!r}")
+        self.threshold = float(threshold)
         domains = self.mapping(doc.get("domains"), "domains")
         parsed = {
             _host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
@@ -462,6 +625,13 @@ class _Reader:
                 f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}"
             )
         tested, changed, failed = (self.count(entry.get(n, 0), f"{where}.{n}") for n in _COUNTS)
+        if verdict == "neutral" and (tested == 0 or changed > self.threshold * tested):
+            raise self.fail(
+                where,
+                "a neutral verdict needs a tested sample and no more changes than the "
+                f"settings' threshold {self.threshold} allows (tested {tested}, "
+                f"changed {changed})",
+            )
         reason = entry.get("reason")
         if reason is not None and not isinstance(reason, str):
             raise self.fail(f"{where}.reason", "expected a string")
@@ -490,6 +660,12 @@ class _Reader:
             tested, changed, failed = (self.count(fields.get(n, 0), f"{at}.{n}") for n in _COUNTS)
             if changed:
                 raise self.fail(f"{at}.changed", f"a default never changed the page, got {changed}")
+            if tested == 0 or failed:
+                raise self.fail(
+                    at,
+                    "a default is learned on tested samples none of which failed "
+                    f"(tested {tested}, failed {failed})",
+                )
             extra = {k: v for k, v in fields.items() if k not in _COUNTS}
             parsed[key] = DefaultValue(tested, changed, failed, extra)
         return parsed

@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from samepage._encoding import QUERY, normalize_escapes
-from samepage._hosts import lookup_host
+from samepage._hosts import longest_key, lookup_host
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
-from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite
+from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import DomainEntry, LearnedSet, LearnedSource, PatternEntry, load_learned
@@ -197,6 +197,17 @@ class _HostPolicy:
             return False, ambiguous.rule
         return True, _DEFAULT
 
+    def drops_again(self, reduced: list[Pair], left: list[Pair]) -> list[str]:
+        """The names a second pass over ``reduced`` would drop (``left``: its open pairs).
+
+        Dropping parameters changes the pattern key, and the learned verdicts of the new
+        pattern may drop more: a key that normalises to another key. The normalizer then
+        keeps what the first pass dropped (the conflict resolves toward keeping), so every
+        key normalises to itself.
+        """
+        pattern = join_pattern(name for name, _ in reduced)
+        return [name for name, piece in left if not self.dynamic(name, piece, pattern, reduced)[0]]
+
     def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
         lower = name.lower()
         found = self.ambiguous.get(lower)
@@ -205,6 +216,44 @@ class _HostPolicy:
         if len(self.by_name) < _NAME_CACHE_LIMIT:
             self.by_name[name] = found
         return found
+
+
+def _keep_on_conflict(
+    policy: _HostPolicy,
+    pairs: list[Pair],
+    statics: list[tuple[int, Rule | None]],
+    decided: list[tuple[bool, Rule]],
+    pattern: str,
+) -> list[tuple[bool, Rule]]:
+    """``decided``, with the dynamic drops kept when a second pass would drop more."""
+    opened = [code == _OPEN for code, _ in statics]
+    dropped = [is_open and not kept for is_open, (kept, _) in zip(opened, decided, strict=True)]
+    if not any(dropped):
+        return decided
+    reduced = [
+        pair
+        for pair, (code, _), gone in zip(pairs, statics, dropped, strict=True)
+        if code != _DROP and not gone
+    ]
+    left = [
+        pair
+        for pair, is_open, gone in zip(pairs, opened, dropped, strict=True)
+        if is_open and not gone
+    ]
+    again = policy.drops_again(reduced, left)
+    if not again:
+        return decided
+    after = join_pattern(name for name, _ in reduced)
+    why = (
+        f"kept: without it the URL's pattern is {after!r}, whose verdicts would then drop "
+        f"{', '.join(sorted(set(again)))}, which pattern {pattern!r} keeps; a conflict "
+        "between two patterns resolves toward keeping"
+    )
+    key = policy.learned_key or "*"
+    return [
+        (True, Rule(f"learned:{key}:{pattern}:{name}:conflict", "learned", why)) if gone else d
+        for (name, _), gone, d in zip(pairs, dropped, decided, strict=True)
+    ]
 
 
 def _has_name(pairs: list[Pair], lower_name: str) -> bool:
@@ -311,7 +360,8 @@ class MIQPSNormalizer:
             mapping of host suffix to names.
         learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
             format-1 document, or the simple form ``{host_suffix: {content names}}``.
-        disable_rules: built-in rules to switch off, by rule id or bare name.
+        disable_rules: built-in rules to switch off, by rule id or bare name (a collection;
+            an id no rule has is an error naming the closest known one).
         unwrap_redirects: replace a redirect wrapper (``google.com/url?q=TARGET``) by its
             target before normalising (default ``True``).
         learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
@@ -327,11 +377,13 @@ class MIQPSNormalizer:
     __slots__ = (
         "_extra_allow_all",
         "_extra_allow_hosts",
+        "_extra_allow_longest",
         "_extra_block",
         "_frozen",
         "_policies",
         "_rewrites",
         "_session_probe",
+        "_session_triggers",
         "_shared",
         "learned",
         "learned_fallback",
@@ -376,10 +428,12 @@ class MIQPSNormalizer:
                 _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"),
             )
             set_(self, "_extra_allow_hosts", {})
+        set_(self, "_extra_allow_longest", longest_key(self._extra_allow_hosts))
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
         sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
         set_(self, "_session_probe", re.compile("|".join(sessions), re.I) if sessions else None)
+        set_(self, "_session_triggers", session_triggers(ruleset.path_sessions))
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -389,9 +443,11 @@ class MIQPSNormalizer:
     _extra_block: NameMatcher
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
+    _extra_allow_longest: int
     _policies: dict[tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
+    _session_triggers: tuple[str, str]
     _shared: dict[tuple[object, ...], _HostPolicy]
     _frozen: bool
 
@@ -409,7 +465,7 @@ class MIQPSNormalizer:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
             domain = self.rules.domain(host)
-            allow = lookup_host(self._extra_allow_hosts, host)
+            allow = lookup_host(self._extra_allow_hosts, host, longest=self._extra_allow_longest)
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
             shared = (
@@ -445,8 +501,11 @@ class MIQPSNormalizer:
             return url
         rewrites = self._rewrites.get(parts[2]) or self._host_rewrites(parts[2])
         path = parts[4]
-        # HostRewrites.may_apply() inlined: this check runs on every URL.
-        if rewrites.any_path or path in rewrites.paths or ";" in path or "(" in path:
+        # HostRewrites.may_apply() inlined: this check runs on every URL. A path without the
+        # characters every path session rule needs (derived from the loaded rules) keeps its
+        # session-free form.
+        first, second = self._session_triggers
+        if rewrites.any_path or path in rewrites.paths or first in path or second in path:
             parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
@@ -528,6 +587,8 @@ class MIQPSNormalizer:
         """
         if errors not in ("none", "raise"):
             raise ValueError(f"errors must be 'none' or 'raise', not {errors!r}")
+        if isinstance(urls, str):
+            raise TypeError("urls must be a collection of URLs, not a string (write [url])")
         normalize = self.normalize
         keys: list[str | None] = []
         append = keys.append
@@ -574,7 +635,10 @@ class MIQPSNormalizer:
         ]
         if dropped:
             gone = {id(pair) for pair in dropped}
-            kept = [pair for pair in kept if id(pair) not in gone]
+            reduced = [pair for pair in kept if id(pair) not in gone]
+            left = [pair for pair in open_pairs if id(pair) not in gone]
+            if policy.learned is None or not policy.drops_again(reduced, left):
+                kept = reduced
         return serialize(kept)
 
     def explain(self, url: str) -> Explanation:
@@ -595,16 +659,19 @@ class MIQPSNormalizer:
         statics = [policy.static(name) for name, _ in pairs]
         live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
         pattern = join_pattern(name for name, _ in live)
-        decisions = []
+        decided: list[tuple[bool, Rule]] = []
         for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
-                kept, rule = policy.dynamic(name, piece, pattern, live)
+                decided.append(policy.dynamic(name, piece, pattern, live))
             else:
-                kept = code == _KEEP
-            assert rule is not None
-            decisions.append(
-                ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
-            )
+                assert rule is not None
+                decided.append((code == _KEEP, rule))
+        if policy.learned is not None:
+            decided = _keep_on_conflict(policy, pairs, statics, decided, pattern)
+        decisions = [
+            ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
+            for (name, piece), (kept, rule) in zip(pairs, decided, strict=True)
+        ]
         return Explanation(url, result, pattern, policy.learned_key, tuple(decisions), tuple(steps))
 
     def pattern_key(self, url: str) -> str:

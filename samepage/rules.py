@@ -6,6 +6,7 @@ each decision can be traced to the reason the rule exists (see ``docs/rules.md``
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -15,7 +16,7 @@ from importlib import resources
 from typing import Any, Literal, TypeVar
 
 from samepage._encoding import unquote_for_matching
-from samepage._hosts import host_suffixes, lookup_host
+from samepage._hosts import host_suffixes, longest_key, lookup_host
 from samepage._rewrite import (
     AliasRule,
     PathSessionRule,
@@ -130,6 +131,8 @@ class RuleSet:
     aliases: Mapping[str, tuple[AliasRule, ...]] = field(default_factory=dict)
     path_sessions: tuple[PathSessionRule, ...] = ()
     _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+    # The longest key of the excepts, domains and redirects tables: host lookups stay linear.
+    _longest: tuple[int, int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         excepts: dict[str, set[str]] = {}
@@ -137,13 +140,15 @@ class RuleSet:
             for host in rule.except_hosts:
                 excepts.setdefault(host, set()).add(name)
         object.__setattr__(self, "_excepts", {h: frozenset(n) for h, n in excepts.items()})
+        longest = (longest_key(excepts), longest_key(self.domains), longest_key(self.redirects))
+        object.__setattr__(self, "_longest", longest)
 
     def excepted_names(self, host: str) -> frozenset[str]:
         """The ambiguous names that are always content on ``host`` (its except-hosts)."""
         if not self._excepts:
             return frozenset()
         found: frozenset[str] = frozenset()
-        for suffix in host_suffixes(host):
+        for suffix in host_suffixes(host, self._longest[0]):
             names = self._excepts.get(suffix)
             if names:
                 found |= names
@@ -151,12 +156,12 @@ class RuleSet:
 
     def domain(self, host: str) -> DomainRules | None:
         """The rules of the longest domain key covering ``host``."""
-        found = lookup_host(self.domains, host)
+        found = lookup_host(self.domains, host, longest=self._longest[1])
         return found[1] if found else None
 
     def redirect_rules(self, host: str) -> tuple[RedirectRule, ...]:
         """The redirect rules of the longest host key covering ``host`` (none: empty)."""
-        found = lookup_host(self.redirects, host)
+        found = lookup_host(self.redirects, host, longest=self._longest[2])
         return found[1] if found else ()
 
     def without(self, disabled: Iterable[str]) -> RuleSet:
@@ -166,10 +171,30 @@ class RuleSet:
         ``tracking:ref_*``, ``youtube.com:block:si``, ``redirect:google`` or
         ``alias:youtube-short-link``) or a bare name or ``prefix*``, which switches off
         every rule on that name.
+
+        Raises:
+            TypeError: for a bare string (a collection of ids is expected).
+            ValueError: for an id or name no rule has, naming the closest known one.
         """
-        off = {item.lower() for item in disabled}
+        if isinstance(disabled, str):
+            raise TypeError(
+                f"disable_rules must be a collection of rule ids or names, not the string "
+                f"{disabled!r} (write {{{disabled!r}}})"
+            )
+        off = set()
+        for item in disabled:
+            if not isinstance(item, str):
+                raise TypeError(f"disable_rules: {item!r} is not a rule id or name")
+            off.add(item.lower())
         if not off:
             return self
+        known = self.rule_keys()
+        unknown = sorted(off - known)
+        if unknown:
+            covering = [k for k in known if k.endswith("*") and unknown[0].startswith(k[:-1])]
+            close = covering or difflib.get_close_matches(unknown[0], known, n=1, cutoff=0.0)
+            hint = f"; the closest known one is {close[0]!r}" if close else ""
+            raise ValueError(f"disable_rules: no rule has the id or name {unknown[0]!r}{hint}")
 
         def keep(rule: Rule, key: str) -> bool:
             return rule.id.lower() not in off and key not in off
@@ -202,6 +227,30 @@ class RuleSet:
             aliases=kept_ids(self.aliases),
             path_sessions=tuple(r for r in self.path_sessions if r.id.lower() not in off),
         )
+
+    def rule_keys(self) -> frozenset[str]:
+        """Every lower-case rule id, name and ``prefix*`` that :meth:`without` accepts."""
+        keys: set[str] = set()
+
+        def add(matcher: NameMatcher) -> None:
+            keys.update(matcher.names)
+            keys.update(r.id.lower() for r in matcher.names.values())
+            for prefix, rule in matcher.prefixes:
+                keys.update((prefix + "*", rule.id.lower()))
+
+        add(self.tracking)
+        for group in self.domains.values():
+            add(group.allow)
+            add(group.block)
+        for name, rule in self.ambiguous.items():
+            keys.update((name, rule.rule.id.lower()))
+        for prefix, rule in self.ambiguous_prefixes:
+            keys.update((prefix + "*", rule.rule.id.lower()))
+        for table in (self.redirects, self.aliases):
+            for rules in table.values():
+                keys.update(r.id.lower() for r in rules)
+        keys.update(r.id.lower() for r in self.path_sessions)
+        return frozenset(keys)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RuleSet:

@@ -14,7 +14,13 @@ from samepage import LearnedSet
 
 def _doc(verdicts: dict[str, dict[str, str]]) -> dict[str, Any]:
     patterns = {
-        pattern: {"urls": 1, "params": {n: {"verdict": v} for n, v in params.items()}}
+        pattern: {
+            "urls": 1,
+            "params": {
+                n: {"verdict": v, "tested": 3, "changed": 0 if v == "neutral" else 3}
+                for n, v in params.items()
+            },
+        }
         for pattern, params in verdicts.items()
     }
     return {
@@ -47,6 +53,19 @@ def test_diff_lists_dangerous_flips_first() -> None:
     assert [(f.param, f.dangerous) for f in diff.flips] == [("a", True), ("b", False)]
     lines = format_diff(diff)
     assert lines[1].startswith("  DANGER s.example [a&b] a: non-neutral -> neutral")
+
+
+def test_diff_lists_the_new_sets_conflicts_between_patterns() -> None:
+    conflicting = _doc({"a&b": {"a": "neutral", "b": "non-neutral"}, "b": {"b": "neutral"}})
+    diff = diff_learned(LearnedSet.from_json(OLD), LearnedSet.from_json(conflicting))
+    assert [(c.pattern, c.into, c.names) for c in diff.conflicts] == [("a&b", "b", ("b",))]
+    assert (
+        "  CONFLICT s.example [a&b] -> [b]: b would be dropped there, kept here; "
+        "the normalizer keeps them on such URLs"
+    ) in format_diff(diff)
+    assert diff.to_json()["conflicts"] == [
+        {"domain": "s.example", "pattern": "a&b", "into": "b", "names": ["b"]}
+    ]
 
 
 def test_gate_counts_patterns_with_a_flip_to_neutral() -> None:

@@ -253,6 +253,23 @@ def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) ->
     )
 
 
+def test_the_report_shows_conflicts_between_patterns(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    params = {
+        "a": ParamVerdict("neutral", 3, 0, 0),
+        "b": ParamVerdict("non-neutral", 3, 3, 0),
+    }
+    alone = {"b": ParamVerdict("neutral", 3, 0, 0)}
+    entry = DomainEntry({"a&b": PatternEntry(5, params), "b": PatternEntry(4, alone)})
+    dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
+    (run / "checkpoint.jsonl").write_text("", encoding="utf-8")
+    page = write_report(run, tmp_path / "out").read_text(encoding="utf-8")
+    section = page[page.index("<code>a&amp;b</code> (5 URLs)") :]
+    assert "Conflicts with other patterns" in section.split("</section>")[0]
+    assert "pattern <code>b</code>, whose verdicts drop <code>b</code>, kept here" in section
+
+
 def _as_ray_run(single: Path, ray_run: Path) -> int:
     """Lay out a single-process run folder as a Ray run does; how many domain folders."""
     from learner.ray_worker import domain_folder

@@ -95,7 +95,7 @@ def test_learned_option_and_bad_learned_file(tmp_path: Path) -> None:
                                 "urls": 2,
                                 "params": {
                                     "id": {"verdict": "non-neutral"},
-                                    "sid": {"verdict": "neutral"},
+                                    "sid": {"verdict": "neutral", "tested": 3},
                                 },
                             }
                         }

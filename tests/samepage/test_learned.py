@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from samepage import (
+    DefaultValue,
     DomainEntry,
     LearnedFormatError,
     LearnedSet,
@@ -346,7 +349,8 @@ def test_dump_follows_the_umask_for_a_new_file(tmp_path: Path, umask: int, expec
 
 
 def _default_doc(defaults: Any, verdict: str = "non-neutral") -> dict[str, Any]:
-    param = {"verdict": verdict, "tested": 4, "changed": 4, "defaults": defaults}
+    changed = 4 if verdict == "non-neutral" else 0
+    param = {"verdict": verdict, "tested": 4, "changed": changed, "defaults": defaults}
     return {
         "format": "samepage.learned",
         "version": 1,
@@ -482,3 +486,120 @@ def test_malformed_joint_defaults_are_refused_naming_the_entry(joint: Any, messa
         load_learned(_two_defaults_doc(joint))
     assert "patterns['page&q&sort'].joint_defaults" in str(info.value)
     assert message in str(info.value)
+
+
+def _one_verdict(**param: Any) -> dict[str, Any]:
+    return {
+        "format": "samepage.learned",
+        "version": 1,
+        "domains": {"s.example": {"patterns": {"a": {"urls": 3, "params": {"a": param}}}}},
+    }
+
+
+@pytest.mark.parametrize(
+    "param, message",
+    [
+        ({"verdict": "neutral", "tested": 0}, "a neutral verdict needs a tested sample"),
+        ({"verdict": "neutral"}, "a neutral verdict needs a tested sample"),
+        ({"verdict": "neutral", "tested": 4, "changed": 1}, "(tested 4, changed 1)"),
+        (
+            {"verdict": "non-neutral", "tested": 4, "changed": 4, "defaults": {"1": {}}},
+            "a default is learned on tested samples none of which failed (tested 0, failed 0)",
+        ),
+        (
+            {"verdict": "non-neutral", "tested": 4, "defaults": {"1": {"tested": 3, "failed": 1}}},
+            "(tested 3, failed 1)",
+        ),
+    ],
+)
+def test_verdicts_inconsistent_with_their_counts_are_refused(
+    param: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(LearnedFormatError, match=re.escape(message)):
+        load_learned(_one_verdict(**param))
+
+
+def test_a_neutral_verdict_may_change_as_often_as_the_threshold_allows() -> None:
+    doc = _one_verdict(verdict="neutral", tested=10, changed=1)
+    with pytest.raises(LearnedFormatError, match=r"threshold 0\.0"):
+        load_learned(doc)
+    doc["settings"] = {"threshold": 0.1}
+    assert load_learned(doc).domains["s.example"].patterns["a"].params["a"].neutral
+    doc["settings"] = {"threshold": "high"}
+    with pytest.raises(LearnedFormatError, match=r"settings.threshold: expected a number"):
+        load_learned(doc)
+
+
+def test_numbers_too_large_for_a_float_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "learned.json"
+    doc = json.dumps(_one_verdict(verdict="non-neutral", tested=1, changed=1))
+    path.write_text(doc.replace('"urls": 3', '"urls": 3, "cost": 1e400'), encoding="utf-8")
+    with pytest.raises(LearnedFormatError, match="1e400 is too large"):
+        load_learned(path)
+    parsed = _one_verdict(verdict="non-neutral", tested=1, changed=1)
+    parsed["settings"] = {"budget": float("inf")}
+    with pytest.raises(LearnedFormatError, match=r"settings\['budget'\]: inf is not a JSON"):
+        load_learned(parsed)
+
+
+def test_lone_surrogates_are_refused_on_reading_and_on_writing(tmp_path: Path) -> None:
+    path = tmp_path / "learned.json"
+    doc = _one_verdict(verdict="non-neutral", tested=1, changed=1, reason="x")
+    path.write_text(json.dumps(doc).replace('"x"', '"\\ud800"'), encoding="utf-8")
+    with pytest.raises(LearnedFormatError, match="lone surrogate"):
+        load_learned(path)
+    verdict = ParamVerdict("non-neutral", 1, 1, reason="\ud800")
+    learned = LearnedSet({"s.example": DomainEntry({"a": PatternEntry(3, {"a": verdict})})})
+    with pytest.raises(LearnedFormatError, match="lone surrogate"):
+        dump_learned(learned, path)
+    assert "\\ud800" in path.read_text(encoding="utf-8")  # the old file is untouched
+
+
+@pytest.mark.parametrize(
+    "domains, message",
+    [
+        (
+            {
+                "Shop.example": DomainEntry(
+                    {"a": PatternEntry(3, {"a": ParamVerdict("neutral", 3)})}
+                )
+            },
+            "URLs carry this host as 'shop.example'",
+        ),
+        (
+            {
+                "s.example": DomainEntry(
+                    {
+                        "a": PatternEntry(
+                            3, {"a": ParamVerdict("neutral", 3, defaults={"1": DefaultValue(3)})}
+                        )
+                    }
+                )
+            },
+            "a neutral parameter is dropped whatever its value",
+        ),
+        (
+            {"s.example": DomainEntry({"a": PatternEntry(3, {"a": ParamVerdict("neutral")})})},
+            "a neutral verdict needs a tested sample",
+        ),
+        (
+            {
+                "s.example": DomainEntry(
+                    {
+                        "a": PatternEntry(
+                            3, {"a": ParamVerdict("non-neutral", extra={"x": math.nan})}
+                        )
+                    }
+                )
+            },
+            "Out of range float values are not JSON compliant",
+        ),
+    ],
+)
+def test_dump_refuses_what_load_would_refuse(
+    tmp_path: Path, domains: dict[str, DomainEntry], message: str
+) -> None:
+    path = tmp_path / "learned.json"
+    with pytest.raises(LearnedFormatError, match=re.escape(message)):
+        dump_learned(LearnedSet(domains), path)
+    assert not path.exists()

@@ -33,6 +33,25 @@ def test_disable_rules_by_name_and_by_id() -> None:
     )
 
 
+def test_disable_rules_refuses_a_bare_string_and_unknown_ids() -> None:
+    # Before: "ref" was read as the three names r, e and f, and unknown ids were ignored.
+    with pytest.raises(TypeError, match=r"not the string 'ref' \(write \{'ref'\}\)"):
+        MIQPSNormalizer(disable_rules="ref")
+    with pytest.raises(
+        ValueError, match="'redirect:gogle'; the closest known one is 'redirect:google'"
+    ):
+        MIQPSNormalizer(disable_rules={"redirect:gogle"})
+    with pytest.raises(ValueError, match="'utm_source'; the closest known one is 'utm_\\*'"):
+        MIQPSNormalizer(disable_rules={"utm_source"})
+    with pytest.raises(TypeError, match="3 is not a rule id"):
+        MIQPSNormalizer(disable_rules=[3])  # type: ignore[list-item]
+
+
+def test_normalize_many_refuses_a_bare_string() -> None:
+    with pytest.raises(TypeError, match="not a string"):
+        MIQPSNormalizer().normalize_many("https://a.example/")
+
+
 def test_options_are_validated() -> None:
     with pytest.raises(TypeError, match="not a string"):
         MIQPSNormalizer(extra_blocklist="sessionid")

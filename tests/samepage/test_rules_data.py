@@ -318,6 +318,7 @@ _CITED = [
     ("AdGuard URL Tracking filter", re.compile(r"AdGuard")),
     ("ClearURLs", re.compile(r"ClearURLs")),
     ("uBlock Origin privacy filters", re.compile(r"uBlock Origin")),
+    ("Zyte duplicate-url-discarder-rules", re.compile(r"duplicate-url-discarder-rules")),
     ("Heritrix / surt (web archives)", re.compile(r"Heritrix|surt package")),
     ("a document (vendor, platform, RFC, issue)", re.compile(r"https?://")),
 ]

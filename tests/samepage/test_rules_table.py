@@ -473,6 +473,72 @@ ROWS = [
     ("https://example.com/p?flag", "https://example.com/p?flag"),
     ("https://example.com/p?flag=", "https://example.com/p?flag="),
     ("https://example.com/?utm_source=x", "https://example.com/"),
+    # --- one anchor list and a vendor's word (docs/rules.md, "How an entry is chosen") ---------
+    # Seznam Sklik click id and Seznam's recommendation network (ClearURLs provider sections).
+    (
+        "https://www.novinky.cz/clanek/x-40412345?sznclid=9ab&dop_ab_variant=0&dop_req_id=Xy1"
+        "&dop_source_zone_name=hpfeed",
+        "https://www.novinky.cz/clanek/x-40412345",
+    ),
+    ("https://shop.example/p?dop_id=7", "https://shop.example/p?dop_id=7"),  # kept: alone
+    # Recommendation networks (Zyte's article rules; Outbrain, Taboola, Nosto, Yottly, SAMBA.AI).
+    (
+        "https://news.example/a/story?obOrigUrl=true&taboola_click_id=GiA1",
+        "https://news.example/a/story",
+    ),
+    (
+        "https://shop.example/p/mug?nosto=frontpage-1&nosto_source=slot&yottly_online=1"
+        "&snrai_campaign=x&snrai_id=9",
+        "https://shop.example/p/mug",
+    ),
+    # comScore and internal-campaign markers; e-mail campaign families.
+    (
+        "https://news.example/a?ns_campaign=x&ns_mchannel=rss&INTCMP=hp-1&ea_src=nl&pm_source=fb",
+        "https://news.example/a",
+    ),
+    ("https://shop.example/p?ns=3&int=1", "https://shop.example/p?int=1&ns=3"),  # kept
+    # News sites' internal-campaign and syndication ids (Zyte's article rules, host-scoped).
+    (
+        "https://edition.cnn.com/2026/01/01/world/story?iid=ob_x&ICID=ref_fark",
+        "https://edition.cnn.com/2026/01/01/world/story?iid=ob_x",
+    ),
+    (
+        "https://www.dailymail.co.uk/news/article-1.html?ito=social-twitter&ico=x",
+        "https://www.dailymail.co.uk/news/article-1.html",
+    ),
+    ("https://shop.example/p?icid=5&ito=2", "https://shop.example/p?icid=5&ito=2"),  # kept
+    ("https://techcrunch.com/2026/a/?ncid=rss&sr_share=twitter", "https://techcrunch.com/2026/a"),
+    ("https://finance.yahoo.com/news/x.html?.tsrc=rss", "https://finance.yahoo.com/news/x.html"),
+    # Marketplaces, job search and social hosts (ClearURLs provider sections).
+    (
+        "https://articulo.mercadolibre.com.ar/MLA-123-mate-_JM?tracking_id=ab&position=3"
+        "&search_layout=grid&reco_item_pos=1&pdp_filters=category:MLA1",
+        "https://articulo.mercadolibre.com.ar/MLA-123-mate-_JM",
+    ),
+    ("https://shop.example/list?position=3", "https://shop.example/list?position=3"),  # kept
+    (
+        "https://www.flipkart.com/mug/p/itm1?pid=MUGX&lid=LSTMUGX&otracker=search&srno=s_1_2"
+        "&iid=a1&ssid=z",
+        "https://www.flipkart.com/mug/p/itm1?lid=LSTMUGX&pid=MUGX",
+    ),
+    (
+        "https://www.lazada.sg/products/mug-i1-s2.html?spm=a2o42&clickTrackInfo=x&abid=7",
+        "https://www.lazada.sg/products/mug-i1-s2.html",
+    ),
+    ("https://shopee.sg/mug-i.1.2?sp_atk=ab&xptdk=cd", "https://shopee.sg/mug-i.1.2"),
+    (
+        "https://www.indeed.com/viewjob?jk=abc123&tk=1h2&from=serp&alid=9",
+        "https://www.indeed.com/viewjob?jk=abc123",
+    ),
+    ("https://shop.example/viewjob?tk=1h2&alid=9", "https://shop.example/viewjob?alid=9&tk=1h2"),
+    (
+        "https://www.airbnb.com/rooms/42?federated_search_id=f1&source_impression_id=p3",
+        "https://www.airbnb.com/rooms/42",
+    ),
+    (
+        "https://www.target.com/p/mug/-/A-1?afid=x&cpng=y&lnm=z",
+        "https://www.target.com/p/mug/-/A-1",
+    ),
 ]
 
 
