@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup demo test bench lint
+.PHONY: setup demo test test-fast bench lint
 
 setup:
 	@scripts/setup.sh
@@ -12,6 +12,10 @@ demo: setup
 
 test: setup
 	$(PY) -m pytest
+
+# Everything that starts no browser, JVM or Ray, and nothing marked slow: the inner loop.
+test-fast: setup
+	$(PY) -m pytest -m "not browser and not spark and not ray and not slow"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"

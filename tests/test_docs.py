@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,7 +134,13 @@ def test_shown_results_become_assertions() -> None:
         exec(compile(_with_checks("1 + 1\n# 3\n"), "wrong", "exec"), {})
 
 
-@pytest.mark.parametrize("name, code", SHELL_BLOCKS, ids=[name for name, _ in SHELL_BLOCKS])
+def _shell_case(name: str, code: str) -> Any:
+    """A shell example as a test case, marked with the engine it starts."""
+    marks = [pytest.mark.spark] if "samepage.spark" in code else []
+    return pytest.param(name, code, id=name, marks=marks)
+
+
+@pytest.mark.parametrize("name, code", [_shell_case(name, code) for name, code in SHELL_BLOCKS])
 def test_shell_example_runs(name: str, code: str, tmp_path: Path) -> None:
     if "samepage.spark" in code:
         need_spark()

@@ -229,6 +229,7 @@ def test_the_early_check_creates_no_folders(domains: Path, tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["domains.txt"]
 
 
+@pytest.mark.browser
 def test_a_second_run_on_one_run_folder_exits_2(
     domains: Path, tmp_path: Path, browser_choice: BrowserChoice
 ) -> None:
@@ -247,6 +248,7 @@ def test_a_second_run_on_one_run_folder_exits_2(
     assert not (cache / "checkpoint.jsonl").exists()
 
 
+@pytest.mark.browser
 def test_ctrl_c_stops_with_one_line_and_publishes_nothing(
     tmp_path: Path, browser_choice: BrowserChoice
 ) -> None:

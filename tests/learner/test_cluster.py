@@ -118,6 +118,7 @@ async def _run_and_kill(
     return await run, lines
 
 
+@pytest.mark.ray
 async def test_an_actor_killed_mid_domain_is_retried_and_publishes_the_same_set(
     ray_local: Any,
     plan: dict[str, DomainPlan],
@@ -150,6 +151,7 @@ async def test_an_actor_killed_mid_domain_is_retried_and_publishes_the_same_set(
     assert json.loads((tmp_path / "run" / "stats.json").read_text())["ray"] == stats["ray"]
 
 
+@pytest.mark.ray
 async def test_a_domain_that_fails_every_attempt_is_reported_and_left_out(
     ray_local: Any,
     plan: dict[str, DomainPlan],

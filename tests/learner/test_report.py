@@ -291,6 +291,7 @@ def _as_ray_run(single: Path, ray_run: Path) -> int:
     return len(by_domain)
 
 
+@pytest.mark.browser
 def test_a_ray_run_folder_reports_the_comparisons_and_images_of_its_domains(
     report: Path, fixture_run: CrawlResult, tmp_path: Path
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +68,7 @@ _query = st.lists(
 ).map(lambda pairs: "&".join(f"{n}={v}" for n, v in pairs))
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(_learned(), _query, st.sampled_from(["keep", "domain"]))
 def test_every_key_normalises_to_itself(doc: dict[str, Any], query: str, fallback: str) -> None:

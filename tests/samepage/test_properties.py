@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +128,7 @@ def _check(norm: MIQPSNormalizer, url: str) -> None:
         assert norm.normalize(static) == once
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_urls, st.text(max_size=40)))
 def test_default_normalizer_is_total_and_idempotent(url: str) -> None:

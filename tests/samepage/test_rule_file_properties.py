@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def _rule_file_and_url(draw: st.DrawFn) -> tuple[dict[str, object], str]:
     return rules, f"https://site.example/{path}"
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_rule_file_and_url())
 def test_the_three_entry_points_apply_a_rule_files_path_rules_alike(

@@ -12,6 +12,8 @@ import pytest
 from tests.plugins.engines import engine
 from tests.samepage.engine_inputs import LEARNED, expected, urls, write_learned
 
+pytestmark = pytest.mark.spark
+
 
 def _frame(spark: Any, values: list[str | None]) -> Any:
     rows = [(i, v) for i, v in enumerate(values)]
