@@ -24,7 +24,7 @@ from learner.errors import ConfigError
 from learner.plan import Covering, DomainPlan, PlanSettings, observed_line
 from learner.sampling import MAX_GROUP_URLS, make_group, top_patterns, url_parts
 from learner.targets import Target
-from samepage import MIQPSNormalizer
+from samepage import MIQPSNormalizer, escape_undecodable
 
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
@@ -53,8 +53,8 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
     """The vectorized ``plan_parts`` of DuckDB: each line's domains, pattern and URLs.
 
     With ``latin1``, lines were read as Latin-1 (one character a byte, so no byte is
-    refused); they are decoded here as UTF-8 with bad bytes replaced, as ``crawl --urls``
-    reads a text log.
+    refused); they are decoded here as UTF-8, a byte that is not UTF-8 kept as observed,
+    percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
     """
     import pyarrow as pa
 
@@ -72,7 +72,7 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
         rows: list[dict[str, Any]] = []
         for line in lines.to_pylist():
             if latin1 and line is not None:
-                line = line.encode("latin-1").decode("utf-8", "replace")
+                line = escape_undecodable(line.encode("latin-1").decode("utf-8", "surrogateescape"))
             url = observed_line(line)
             found = url_parts(url, norm) if url is not None else None
             if found is None:
@@ -94,10 +94,14 @@ def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str) -> str:
     if fmt == "csv":
         return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_csv({paths}, header = true)"
     # One URL a line: a delimiter no log line holds, no quoting, every byte kept (as
-    # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8).
+    # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8). Lines end at LF;
+    # a CR ends one too (CRLF, or a lone CR), as Python's universal newlines read the log for
+    # ``crawl --urls``; DuckDB's strict mode would refuse the whole file for a lone CR.
     return (
-        f"SELECT line FROM read_csv({paths}, columns = {{'line': 'VARCHAR'}}, delim = '\\x01', "
-        "quote = '', escape = '', header = false, auto_detect = false, encoding = 'latin-1')"
+        "SELECT unnest(string_split(line, chr(13))) AS line FROM "
+        f"read_csv({paths}, columns = {{'line': 'VARCHAR'}}, delim = '\\x01', quote = '', "
+        "escape = '', header = false, auto_detect = false, encoding = 'latin-1', "
+        "new_line = '\\n', strict_mode = false)"
     )
 
 

@@ -149,8 +149,7 @@ def _default_values(
 ) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
     tested: list[tuple[str, str, Mapping[str, Any]]] = [
-        (value, "default", found.to_json())
-        for value, found in sorted(verdict.defaults.items())
+        (value, "default", found.to_json()) for value, found in sorted(verdict.defaults.items())
     ]
     rejected = _dict(verdict.extra.get("rejected_defaults"))
     tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]

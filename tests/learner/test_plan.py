@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_plan import domains, generate_log
-from learner.cli import main
+from learner.cli import _read_urls, main
 from learner.plan import DomainPlan, PlanSettings, plan_urls
 from learner.plan_file import plan_rows, read_plan, write_plan
 from learner.plan_logs import plan_files
@@ -149,18 +149,27 @@ def test_the_single_process_learner_does_not_import_ray() -> None:
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
-def test_a_text_log_with_bytes_that_are_not_utf8_plans_as_in_memory(tmp_path: Path) -> None:
+def test_a_text_log_keeps_bytes_as_observed_and_plans_as_in_memory(tmp_path: Path) -> None:
+    # Bytes that are not UTF-8 are kept, percent-escaped: replacing them (U+FFFD) would
+    # render URLs nobody observed and merge distinct bytes. A BOM, CRLF and a lone CR do not
+    # stop the plan, and split lines as crawl --urls reads them.
     log = tmp_path / "urls.txt"
     log.write_bytes(
-        b"http://shop.test/item?id=1&q=caf\xc3\xa9\n"
-        b"http://shop.test/item?id=2&q=caf\xe9\n"  # Latin-1, not UTF-8
+        b"\xef\xbb\xbfhttp://shop.test/item?id=1&q=caf\xc3\xa9\r\n"
+        b"http://shop.test/item?id=2&q=caf\xe9\r"  # Latin-1, not UTF-8; a lone CR
+        b"http://shop.test/item?id=2&q=caf\xe8\n"
         b"http://shop.test/item?id=\xff3&q=x\n"
     )
     targets = [parse_target("http://shop.test")]
-    with open(log, encoding="utf-8", errors="replace") as handle:
-        expected = plan_urls(targets, handle.read().splitlines(), SETTINGS)
+    expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
     (shop,) = expected
-    assert "http://shop.test/item?id=2&q=caf\ufffd" in shop.groups[0].urls
+    assert shop.urls == 4
+    assert set(shop.groups[0].urls) == {
+        "http://shop.test/item?id=1&q=caf\u00e9",
+        "http://shop.test/item?id=2&q=caf%E9",
+        "http://shop.test/item?id=2&q=caf%E8",
+        "http://shop.test/item?id=%FF3&q=x",
+    }
     assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
 
 
