@@ -158,8 +158,12 @@ def read_plan(
     """
     fmt = plan_format(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ConfigError(f"plan {path}: not a regular file")
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        raise ConfigError(f"plan {path}: {exc}") from exc
+    if not regular:  # a FIFO would block, /dev/zero never end
+        raise ConfigError(f"plan {path}: not a regular file")
+    try:
         if fmt == "jsonl":
             with open(path, encoding="utf-8") as handle:
                 rows = [json.loads(line) for line in handle if line.strip()]

@@ -49,12 +49,24 @@ def input_format(path: str) -> LogFormat:
     return "text"
 
 
-def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1: bool) -> Any:
+LineKind = Literal["text", "latin1", "bytes"]
+"""How ``plan_parts`` receives a line: as text, as Latin-1 (one character a byte), as bytes."""
+
+
+def _observed(line: Any, kind: LineKind) -> str | None:
+    """A log line as ``crawl --urls`` reads it: UTF-8, other bytes percent-escaped (``%FF``)."""
+    if line is None or kind == "text":
+        return line  # type: ignore[no-any-return]
+    data = line.encode("latin-1") if kind == "latin1" else line
+    return escape_undecodable(data.decode("utf-8", "surrogateescape"))
+
+
+def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, kind: LineKind) -> Any:
     """The vectorized ``plan_parts`` of DuckDB: each line's domains, pattern and URLs.
 
-    With ``latin1``, lines were read as Latin-1 (one character a byte, so no byte is
-    refused); they are decoded here as UTF-8, a byte that is not UTF-8 kept as observed,
-    percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
+    A text log is read as Latin-1 (one character a byte, so no byte is refused), a binary
+    column as bytes; either is decoded here as UTF-8, a byte that is not UTF-8 kept as
+    observed, percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
     """
     import pyarrow as pa
 
@@ -71,9 +83,7 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
     def parts(lines: Any) -> Any:
         rows: list[dict[str, Any]] = []
         for line in lines.to_pylist():
-            if latin1 and line is not None:
-                line = escape_undecodable(line.encode("latin-1").decode("utf-8", "surrogateescape"))
-            url = observed_line(line)
+            url = observed_line(_observed(line, kind))
             found = url_parts(url, norm) if url is not None else None
             if found is None:
                 rows.append({"domains": [], "pattern": None, "static": None, "shown": None})
@@ -87,12 +97,22 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
     return parts
 
 
-def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str) -> str:
-    paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+def _paths(sources: Sequence[str]) -> str:
+    return "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+
+
+def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: bool) -> str:
+    paths = _paths(sources)
     if fmt == "parquet":
-        return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_parquet({paths})"
+        line = _ident(column) if binary else f"{_ident(column)}::VARCHAR"
+        return f"SELECT {line} AS line FROM read_parquet({paths})"
     if fmt == "csv":
-        return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_csv({paths}, header = true)"
+        # The URL column is read as text: DuckDB would sniff a column whose first 20,480
+        # rows are numbers as a number, and fail at the first URL after them. No comment
+        # character: a sniffed "#" would drop the rows whose first field starts with it.
+        types = f"types = {{{_literal(column)}: 'VARCHAR'}}"
+        options = f"header = true, comment = '', {types}"
+        return f"SELECT {_ident(column)} AS line FROM read_csv({paths}, {options})"
     # One URL a line: a delimiter no log line holds, no quoting, every byte kept (as
     # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8). Lines end at LF;
     # a CR ends one too (CRLF, or a lone CR), as Python's universal newlines read the log for
@@ -185,21 +205,33 @@ def plan_files(
     fmt = fmt or input_format(sources[0])
     found: set[str] = set()
     with Job(memory_limit=memory_limit, ordered=False) as job:
+        binary = fmt == "parquet" and _column_type(job, sources, column) == "BLOB"
+        kind: LineKind = "latin1" if fmt == "text" else "bytes" if binary else "text"
         job.con.create_function(  # type: ignore[call-overload]  # stubs type options as enums
             "plan_parts",
-            _parts_function(targets, norm, latin1=fmt == "text"),
-            ["VARCHAR"],
+            _parts_function(targets, norm, kind=kind),
+            ["BLOB" if binary else "VARCHAR"],
             "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR)",
             type="arrow",
             null_handling="special",
             side_effects=True,
         )
-        query = _plan_sql(_source_sql(sources, fmt, column), settings.top_patterns)
+        source = _source_sql(sources, fmt, column, binary=binary)
+        query = _plan_sql(source, settings.top_patterns)
         for plan in _domains(job.batches(query), settings):
             found.add(plan.key)
             yield plan
     for key in sorted({t.key for t in targets} - found):
         yield DomainPlan(key, 0, 0, ())
+
+
+def _column_type(job: Any, sources: Sequence[str], column: str) -> str:
+    """The DuckDB type of a Parquet log's URL column (``BLOB`` without the UTF8 annotation)."""
+    found: dict[str, str] = job.columns(sources, "parquet")
+    if column not in found:
+        names = ", ".join(repr(name) for name in list(found)[:10])
+        raise ConfigError(f"--column: no column {column!r} in the logs; their columns: {names}")
+    return found[column]
 
 
 def _domains(batches: Iterable[Any], settings: PlanSettings) -> Iterator[DomainPlan]:

@@ -391,14 +391,15 @@ def _source(sources: Sequence[str], fmt: InputFormat, column: str | None = None)
     """The table function reading ``sources``; a CSV's URL ``column`` is read as text.
 
     Without the type, DuckDB guesses the column's type from its first rows: a column of
-    numbers there and URLs later fails half-way through the file.
+    numbers there and URLs later fails half-way through the file. No comment character is
+    sniffed: DuckDB would otherwise drop every row whose first field starts with ``#``.
     """
     if not sources:
         raise ValueError("no input files")
     paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
     if fmt == "csv":
         types = f", types = {{{_literal(column)}: 'VARCHAR'}}" if column is not None else ""
-        return f"read_csv({paths}, header = true{types})"
+        return f"read_csv({paths}, header = true, comment = ''{types})"
     return f"read_parquet({paths})"
 
 

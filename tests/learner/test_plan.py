@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.bench_plan import domains, generate_log
 from learner.cli import _read_urls, main
+from learner.errors import ConfigError
 from learner.plan import DomainPlan, PlanSettings, plan_urls
 from learner.plan_file import plan_rows, read_plan, write_plan
 from learner.plan_logs import plan_files
-from learner.sampling import MAX_GROUP_URLS, group_by_pattern
+from learner.sampling import MAX_GROUP_URLS, group_by_pattern, without_param
 from learner.targets import parse_target
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
@@ -187,3 +192,90 @@ def test_a_csv_log_that_is_not_utf8_stops_with_one_line_naming_it(
     assert len(err.splitlines()) == 1
     assert f"--urls {log}: " in err and "not utf-8" in err
     assert not out.exists()
+
+
+def _edited_plan(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Path:
+    """A JSON Lines plan of the fixture's shop, its first pattern row changed by ``edit``."""
+    (shop,) = plan_urls([parse_target("http://shop.test")], observed_urls(), SETTINGS)
+    rows = plan_rows(shop, SETTINGS)
+    edit(rows[0])
+    out = tmp_path / "plan.jsonl"
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return out
+
+
+def _without_id(row: dict[str, Any]) -> None:
+    assert "id" in row["pattern"].split("&")
+    row["urls"] = [without_param(u, "id") for u in row["urls"]]
+    row["statics"] = [without_param(u, "id") for u in row["statics"]]
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        # URLs that lack a parameter of the pattern: "without id" would be the URL itself.
+        (_without_id, "does not match its row"),
+        (lambda row: row.update(pattern=row["pattern"] + "&zz"), "does not match its row"),
+        (lambda row: row["statics"].reverse(), "does not match its row"),
+        (lambda row: row.update(top_patterns=20.9), "top_patterns must be an integer"),
+        (lambda row: row.update(count=True), "count must be an integer"),
+        (lambda row: row.update(urls="http://shop.test/"), "urls must be a list of strings"),
+    ],
+)
+def test_a_plan_that_does_not_hold_its_patterns_is_refused(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    path = _edited_plan(tmp_path, edit)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        read_plan(str(path))
+
+
+def test_a_plan_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "plan.jsonl"
+    os.mkfifo(fifo)  # nobody writes: reading it would block for ever
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    # In a process of its own, so that a reader that blocks fails the test, not the run.
+    result = subprocess.run(
+        [sys.executable, "-m", "learner", "crawl", str(listed), "--plan", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"learner: plan {fifo}: not a regular file\n"
+
+
+def test_a_temp_plan_left_by_a_killed_run_is_removed(tmp_path: Path) -> None:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    stale = tmp_path / f".plan.jsonl.{child.pid}-0badc0de.tmp"
+    stale.write_text("half a plan")
+    write_plan(plan_urls(FIXTURE_TARGETS[:1], [], SETTINGS), str(tmp_path / "plan.jsonl"), SETTINGS)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.jsonl"]
+
+
+@pytest.mark.parametrize("command", ["plan", "crawl"])
+def test_an_out_that_names_an_input_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "urls.jsonl"
+    log.write_text("http://shop.test/item?id=1\n")
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(log)
+    cases = [(str(log), str(log)), (str(log), str(link))]
+    if command == "plan":  # the next plan of logs/*.jsonl would read it
+        cases.append((str(logs / "*.jsonl"), str(logs / "new.jsonl")))
+    else:
+        cases.append((str(log), str(listed)))
+    for urls, out in cases:
+        status = main([command, str(listed), "--urls", urls, "--out", out])
+        err = capsys.readouterr().err
+        assert status == 2 and "would overwrite or be read as the input" in err, err
+        assert err.count("\n") == 1
+    assert log.read_text() == "http://shop.test/item?id=1\n"
+    assert sorted(p.name for p in logs.iterdir()) == ["urls.jsonl"]
