@@ -307,7 +307,8 @@ class RetryPolicy:
         attempts: the most tries in all (1 means no retry).
         base_delay_s: the first back-off; it doubles each time.
         max_delay_s: longer back-offs are capped here; a longer ``Retry-After`` ends the
-            retries (the last response is returned) rather than stall the run.
+            retries (the last response is returned) rather than stall the run, and closes the
+            host for that long (:meth:`HostLimiter.note_retry_after` with this budget).
         retry_statuses: the statuses that count as transient.
     """
 

@@ -42,8 +42,10 @@ exit status:
   0  success; for "same", the two URLs are the same page
   1  some input lines were not URLs, or their key cannot be written in the output
      encoding (each reported on stderr); for "same", different pages
-  2  usage error, unreadable input, invalid learned set, or (same, explain) an
-     argument that is not a URL
+  2  usage error, unreadable input, invalid learned set, an --out that would
+     replace or be read as an input, or (same, explain) an argument that is not a URL
+
+A binary (BLOB) URL column is keyed as its bytes, as normalize_url keys them.
 """
 
 
@@ -81,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--out",
         metavar="PATH",
-        help="write a table here instead of text to stdout: .parquet, .csv, .jsonl or .ndjson",
+        help="write a table here instead of text to stdout: .parquet, .csv, .jsonl or .ndjson "
+        "(never an input, nor a path an input glob matches)",
     )
     group.add_argument(
         "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (default: its own)"

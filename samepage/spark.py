@@ -216,7 +216,12 @@ def _parser() -> argparse.ArgumentParser:
         "--output-format", choices=("parquet", "json"), default="parquet", help="%(default)s"
     )
     job.add_argument("--sample", type=int, default=5, help="spellings kept per key (5)")
-    job.add_argument("--overwrite", action="store_true", help="replace OUTPUT if it exists")
+    job.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace OUTPUT if it exists (an OUTPUT that is, holds or is inside INPUT is "
+        "always refused)",
+    )
     return parser
 
 
