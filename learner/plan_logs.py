@@ -21,6 +21,7 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
+from learner.log_lines import text_log_reader
 from learner.plan import Covering, DomainPlan, PlanSettings, observed_line
 from learner.sampling import MAX_GROUP_URLS, make_group, top_patterns, url_parts
 from learner.targets import Target
@@ -29,6 +30,7 @@ from samepage import MIQPSNormalizer, escape_undecodable
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
 LogFormat = Literal["text", "csv", "parquet"]
+_TEXT_LINES = "text_log_lines"
 
 
 def _ident(name: str) -> str:
@@ -49,24 +51,19 @@ def input_format(path: str) -> LogFormat:
     return "text"
 
 
-LineKind = Literal["text", "latin1", "bytes"]
-"""How ``plan_parts`` receives a line: as text, as Latin-1 (one character a byte), as bytes."""
-
-
-def _observed(line: Any, kind: LineKind) -> str | None:
+def _observed(line: str | bytes | None) -> str | None:
     """A log line as ``crawl --urls`` reads it: UTF-8, other bytes percent-escaped (``%FF``)."""
-    if line is None or kind == "text":
-        return line  # type: ignore[no-any-return]
-    data = line.encode("latin-1") if kind == "latin1" else line
-    return escape_undecodable(data.decode("utf-8", "surrogateescape"))
+    if not isinstance(line, bytes):
+        return line
+    return escape_undecodable(line.decode("utf-8", "surrogateescape"))
 
 
-def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, kind: LineKind) -> Any:
+def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
     """The vectorized ``plan_parts`` of DuckDB: each line's domains, pattern and URLs.
 
-    A text log is read as Latin-1 (one character a byte, so no byte is refused), a binary
-    column as bytes; either is decoded here as UTF-8, a byte that is not UTF-8 kept as
-    observed, percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
+    The lines of a text log (:mod:`learner.log_lines`) and of a binary column come as bytes:
+    they are decoded here as UTF-8, a byte that is not UTF-8 kept as observed,
+    percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
     """
     import pyarrow as pa
 
@@ -83,7 +80,7 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, kind: L
     def parts(lines: Any) -> Any:
         rows: list[dict[str, Any]] = []
         for line in lines.to_pylist():
-            url = observed_line(_observed(line, kind))
+            url = observed_line(_observed(line))
             found = url_parts(url, norm) if url is not None else None
             if found is None:
                 rows.append({"domains": [], "pattern": None, "static": None, "shown": None})
@@ -113,16 +110,8 @@ def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: 
         types = f"types = {{{_literal(column)}: 'VARCHAR'}}"
         options = f"header = true, comment = '', {types}"
         return f"SELECT {_ident(column)} AS line FROM read_csv({paths}, {options})"
-    # One URL a line: a delimiter no log line holds, no quoting, every byte kept (as
-    # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8). Lines end at LF;
-    # a CR ends one too (CRLF, or a lone CR), as Python's universal newlines read the log for
-    # ``crawl --urls``; DuckDB's strict mode would refuse the whole file for a lone CR.
-    return (
-        "SELECT unnest(string_split(line, chr(13))) AS line FROM "
-        f"read_csv({paths}, columns = {{'line': 'VARCHAR'}}, delim = '\\x01', quote = '', "
-        "escape = '', header = false, auto_detect = false, encoding = 'latin-1', "
-        "new_line = '\\n', strict_mode = false)"
-    )
+    # One URL a line, every byte kept: read in Python and streamed (learner.log_lines).
+    return f"SELECT line FROM {_TEXT_LINES}"
 
 
 def _plan_sql(source: str, top: int) -> str:
@@ -205,11 +194,14 @@ def plan_files(
     fmt = fmt or input_format(sources[0])
     found: set[str] = set()
     with Job(memory_limit=memory_limit, ordered=False) as job:
-        binary = fmt == "parquet" and _column_type(job, sources, column) == "BLOB"
-        kind: LineKind = "latin1" if fmt == "text" else "bytes" if binary else "text"
+        binary = fmt == "text" or (
+            fmt == "parquet" and _column_type(job, sources, column) == "BLOB"
+        )
+        if fmt == "text":
+            job.con.register(_TEXT_LINES, text_log_reader(sources))
         job.con.create_function(  # type: ignore[call-overload]  # stubs type options as enums
             "plan_parts",
-            _parts_function(targets, norm, kind=kind),
+            _parts_function(targets, norm),
             ["BLOB" if binary else "VARCHAR"],
             "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR)",
             type="arrow",

@@ -8,11 +8,14 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.bench_plan import domains, generate_log
 from learner.cli import _read_urls, main
@@ -279,3 +282,33 @@ def test_an_out_that_names_an_input_is_refused_before_any_work(
         assert err.count("\n") == 1
     assert log.read_text() == "http://shop.test/item?id=1\n"
     assert sorted(p.name for p in logs.iterdir()) == ["urls.jsonl"]
+
+
+_LOG_PIECES = [
+    b"http://shop.test/item?id=1&q=x",
+    b"http://shop.test/item?id=",
+    b"&q=",
+    b"\xff",
+    b"\xc3\xa9",
+    b"\xef\xbb\xbf",
+    b"\r",
+    b"\n",
+    b"\r\n",
+    b"#",
+    b" ",
+    b"%",
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.binary(max_size=8), st.sampled_from(_LOG_PIECES)), max_size=30))
+def test_any_bytes_in_a_text_log_plan_as_crawl_urls_reads_them(pieces: list[bytes]) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        log = Path(name) / "urls.txt"
+        log.write_bytes(b"".join(pieces))
+        targets = [parse_target("http://shop.test")]
+        expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
+        assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
+        for group in expected[0].groups:
+            for url in group.urls:
+                url.encode("utf-8")  # what the browser is sent is text: no lone surrogates

@@ -106,11 +106,7 @@ async def test_a_candidate_equal_to_its_original_fails_and_renders_nothing(
     # Rendered, the two pages would be identical: "same", and the parameter published
     # neutral although the URL never held it (a hand-edited plan did this).
     site = Site("item.test")
-
-    @site.route("/p")
-    def page(request: Request) -> Response:
-        return Response(body=f"<h1>Item {request.params.get('id', '')}</h1>")
-
+    site.routes["/p"] = lambda r: Response(body=f"<h1>Item {r.params.get('id', '')}</h1>")
     limiter = HostLimiter(delay_s=0.0, jitter_s=0.0, rng=random.Random(0))
     async with _runner(
         site, browser_choice, render_settings, tmp_path, limiter, retry_policy=RetryPolicy()
@@ -122,3 +118,33 @@ async def test_a_candidate_equal_to_its_original_fails_and_renders_nothing(
     assert (outcome.outcome, outcome.cause) == ("failed", "same-url")
     assert "the original URL itself" in outcome.reason
     assert counters.renders == 0 and counters.outcomes == [outcome]
+
+
+async def test_a_retry_after_beyond_the_budget_fails_the_hosts_later_renders_at_once(
+    browser_choice: BrowserChoice, render_settings: RenderSettings, tmp_path: Path
+) -> None:
+    site = Site("away.test")
+    site.routes["/p"] = lambda r: Response(429, "<h1>Later</h1>", headers={"Retry-After": "3600"})
+    waited: list[float] = []
+
+    async def wait(seconds: float) -> None:
+        waited.append(seconds)
+
+    limiter = HostLimiter(delay_s=0.0, jitter_s=0.0, rng=random.Random(0), sleep=wait)
+    async with _runner(
+        site,
+        browser_choice,
+        render_settings,
+        tmp_path,
+        limiter,
+        retry_policy=RetryPolicy(max_delay_s=60.0),
+        sleep=wait,
+    ) as runner:
+        counters = SiteCounters()
+        pages = PatternPages(runner, counters)
+        first = await pages.get("http://away.test/p?id=1")
+        second = await pages.get("http://away.test/p?id=2")
+    assert first.rendering is not None and first.rendering.status == 429
+    assert second.rendering is None and second.shot.failure == "retry-after"
+    assert "Retry-After" in (second.shot.error or "")
+    assert counters.renders == 1 and waited == []  # one render, no wait for the hour

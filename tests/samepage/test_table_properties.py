@@ -48,6 +48,7 @@ _PIECES = [
 _BYTES = st.lists(st.one_of(st.binary(max_size=12), st.sampled_from(_PIECES)), max_size=6).map(
     b"".join
 )
+_INT64 = st.integers(-(2**63), 2**63 - 1)
 _TEXT = _BYTES.map(lambda b: b.decode("utf-8", "replace"))
 _COLUMNS = st.sampled_from(["string", "binary", "integer"]).flatmap(
     lambda kind: st.tuples(
@@ -55,7 +56,7 @@ _COLUMNS = st.sampled_from(["string", "binary", "integer"]).flatmap(
         st.lists(
             st.one_of(
                 st.none(),
-                _TEXT if kind == "string" else _BYTES if kind == "binary" else st.integers(),
+                _TEXT if kind == "string" else _BYTES if kind == "binary" else _INT64,
             ),
             min_size=1,
             max_size=25,
