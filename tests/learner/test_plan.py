@@ -312,3 +312,15 @@ def test_any_bytes_in_a_text_log_plan_as_crawl_urls_reads_them(pieces: list[byte
         for group in expected[0].groups:
             for url in group.urls:
                 url.encode("utf-8")  # what the browser is sent is text: no lone surrogates
+
+
+def test_a_gzipped_text_log_plans_as_the_plain_one(tmp_path: Path) -> None:
+    import gzip
+
+    text = "\n".join(observed_urls()).encode() + b"\nhttp://shop.test/item?id=9&q=\xe2\x82\xac\n"
+    (tmp_path / "urls.txt").write_bytes(text)
+    (tmp_path / "urls.txt.gz").write_bytes(gzip.compress(text))
+    plain = list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt")], SETTINGS))
+    assert list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt.gz")], SETTINGS)) == plain
+    shop = _by_key(plain)["shop.test"]
+    assert any("q=\u20ac" in url for group in shop.groups for url in group.urls)
