@@ -24,14 +24,21 @@ from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
-from learner.plan import DomainPlan, PlanSettings
+from learner.plan import DomainPlan, PlanSettings, observed_line
 from learner.plan_file import plan_format, read_plan, write_plan
 from learner.plan_logs import duckdb_errors, plan_files
 from learner.progress import Progress
 from learner.resolve import resolve_entries
 from learner.store import saved_comparisons
 from learner.targets import read_targets
-from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
+from samepage import (
+    LearnedFormatError,
+    LearnedSet,
+    MIQPSNormalizer,
+    escape_undecodable,
+    load_learned,
+)
+from samepage._files import refuse_overwrite
 from samepage.cli import _discard_stdout
 
 logger = logging.getLogger(__name__)
@@ -81,11 +88,25 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
 
 
 def _read_urls(path: str) -> list[str]:
+    """An observed-URL log as ``crawl --urls`` takes it (see :func:`learner.plan.observed_line`).
+
+    Bytes that are not UTF-8 are kept as observed, percent-escaped (``%FF``); a UTF-8 BOM is
+    not part of the first URL; lines end at LF, CRLF or a lone CR.
+    """
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+        with open(path, encoding="utf-8-sig", errors="surrogateescape") as handle:
+            lines = [observed_line(escape_undecodable(line)) for line in handle]
     except OSError as exc:
         raise ConfigError(f"--urls {path}: {exc}") from exc
+    return [line for line in lines if line is not None]
+
+
+def _refuse_overwrite(out: str, inputs: Sequence[str | None]) -> None:
+    """Refuse an ``--out`` that is one of the inputs, or that a glob among them matches."""
+    try:
+        refuse_overwrite(out, [i for i in inputs if i])
+    except ValueError as exc:
+        raise ConfigError(f"--out: {exc}") from None
 
 
 def _print_verdicts(learned: LearnedSet) -> None:
@@ -161,6 +182,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         raise
     if args.urls and args.plan:
         raise ConfigError("--urls and --plan: give one of them")
+    _refuse_overwrite(args.out, [args.domains, args.urls, args.plan, args.config])
     observed = _read_urls(args.urls) if args.urls else None
     plan = None
     if args.plan:
@@ -223,6 +245,7 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
     config = build_config(file_values, overrides)
     settings = PlanSettings(config.top_patterns, config.samples, config.seed)
     plan_format(args.out)
+    _refuse_overwrite(args.out, [args.domains, *args.urls, args.config])
     plans = plan_files(
         targets,
         args.urls,
@@ -241,12 +264,10 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
 
 def _log_error(message: str, sources: Sequence[str]) -> str:
     """DuckDB's error while reading URL logs, on one line naming the file (when it says)."""
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    named = [line.partition("=")[2].strip() for line in lines if line.startswith("file =")]
-    where = named[0] if named else " ".join(sources)
-    said = [line for line in lines[:4] if " = " not in line]
-    why = "; ".join(x for x in said if not x.startswith(("Original Line", "Possible Solution")))
-    return f"--urls {where}: {why}"
+    from samepage.duckdb import error_line
+
+    line = error_line(message)
+    return f"--urls {line}" if "file =" in message else f"--urls {' '.join(sources)}: {line}"
 
 
 def _run_demo(args: argparse.Namespace, progress: Progress) -> int:

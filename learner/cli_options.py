@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from learner.config import LearnerConfig
+from learner.config import MAX_CONCURRENCY, MAX_SAMPLES, MAX_TOP_PATTERNS, LearnerConfig
 
 __all__ = ["OPTION_NAMES", "build_parser"]
 
@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--concurrency",
         type=int,
         metavar="C",
-        help=f"pages open at once (default {_DEFAULTS.concurrency})",
+        help=f"pages open at once, 1 to {MAX_CONCURRENCY} (default {_DEFAULTS.concurrency})",
     )
     net.add_argument(
         "--timeout",
@@ -176,13 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--top-patterns",
         type=int,
         metavar="K",
-        help=f"patterns studied per domain (default {_DEFAULTS.top_patterns})",
+        help=f"patterns studied per domain, 1 to {MAX_TOP_PATTERNS} "
+        f"(default {_DEFAULTS.top_patterns})",
     )
     plan.add_argument(
         "--samples",
         type=int,
         metavar="S",
-        help=f"sample URLs per parameter (default {_DEFAULTS.samples})",
+        help=f"sample URLs per parameter, 1 to {MAX_SAMPLES} (default {_DEFAULTS.samples})",
     )
     plan.add_argument(
         "--seed", type=int, help=f"seed of the sample choice (default {_DEFAULTS.seed})"
@@ -257,10 +258,13 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         "--top-patterns",
         type=int,
         metavar="K",
-        help=f"patterns studied per domain (default {d.top_patterns})",
+        help=f"patterns studied per domain, 1 to {MAX_TOP_PATTERNS} (default {d.top_patterns})",
     )
     group.add_argument(
-        "--samples", type=int, metavar="S", help=f"sample URLs per parameter (default {d.samples})"
+        "--samples",
+        type=int,
+        metavar="S",
+        help=f"sample URLs per parameter, 1 to {MAX_SAMPLES} (default {d.samples})",
     )
     group.add_argument(
         "--threshold",

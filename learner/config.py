@@ -9,7 +9,15 @@ from typing import Any
 
 from learner.errors import ConfigError
 
-__all__ = ["LearnerConfig", "RenderSettings", "build_config", "read_config_file"]
+__all__ = [
+    "MAX_CONCURRENCY",
+    "MAX_SAMPLES",
+    "MAX_TOP_PATTERNS",
+    "LearnerConfig",
+    "RenderSettings",
+    "build_config",
+    "read_config_file",
+]
 
 
 def _require(condition: bool, field: str, message: str) -> None:
@@ -17,6 +25,12 @@ def _require(condition: bool, field: str, message: str) -> None:
         raise ConfigError(f"{field}: {message}")
 
 
+MAX_TOP_PATTERNS = 1000
+"""The most patterns a domain is studied on (each holds up to 1000 URLs in a plan)."""
+MAX_SAMPLES = 1000
+"""The most sample URLs per parameter (a pattern keeps at most 1000 URLs to pick from)."""
+MAX_CONCURRENCY = 64
+"""The most pages open at once: each is a browser tab of 100-300 MB."""
 _MAX_SECONDS = 86_400.0  # a day: longer is a typo, and Playwright takes milliseconds
 
 
@@ -124,8 +138,14 @@ class LearnerConfig:
     def __post_init__(self) -> None:
         _check_types(self)
         _require(isinstance(self.render, RenderSettings), "render", "expected a table of settings")
-        _require(self.top_patterns >= 1, "top_patterns", "must be at least 1")
-        _require(self.samples >= 1, "samples", "must be at least 1")
+        _require(
+            1 <= self.top_patterns <= MAX_TOP_PATTERNS,
+            "top_patterns",
+            f"must be between 1 and {MAX_TOP_PATTERNS}",
+        )
+        _require(
+            1 <= self.samples <= MAX_SAMPLES, "samples", f"must be between 1 and {MAX_SAMPLES}"
+        )
         _require(0.0 <= self.threshold < 1.0, "threshold", "must be in [0, 1)")
         _require(
             1 <= self.min_samples <= self.samples,
@@ -136,7 +156,11 @@ class LearnerConfig:
         _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
         _require(self.default_values >= 0, "default_values", "must not be negative")
-        _require(self.concurrency >= 1, "concurrency", "must be at least 1")
+        _require(
+            1 <= self.concurrency <= MAX_CONCURRENCY,
+            "concurrency",
+            f"must be between 1 and {MAX_CONCURRENCY}",
+        )
         _require(self.per_host >= 1, "per_host", "must be at least 1")
         _require(0 <= self.delay_s <= _MAX_SECONDS, "delay_s", "must be in [0, 86400]")
         _require(0 <= self.jitter_s <= _MAX_SECONDS, "jitter_s", "must be in [0, 86400]")

@@ -54,6 +54,8 @@ class Cause(StrEnum):
     """No difference was seen, but a render involved never became ready."""
     UNDECIDED = "undecided"
     """The original disagreed with itself too much to judge."""
+    SAME_URL = "same-url"
+    """The candidate is the original URL itself: nothing was removed, nothing is proved."""
 
 
 HOPELESS_ORIGINAL = frozenset(

@@ -62,13 +62,23 @@ def extract_links(html_text: str, page_url: str) -> list[str]:
         parser.close()
     except Exception:  # html.parser rarely raises, but a broken page must not end a walk
         logger.debug("unparsable HTML at %s", page_url, exc_info=True)
-    base = urljoin(page_url, parser.base) if parser.base else page_url
+    base = _joined(page_url, parser.base) if parser.base else page_url
     links: list[str] = []
     for raw in parser.hrefs:
-        absolute, _ = urldefrag(urljoin(base, raw.strip()))
-        if urlsplit(absolute).scheme in ("http", "https"):
-            links.append(absolute)
+        absolute = _joined(base or page_url, raw.strip())
+        if absolute and urlsplit(absolute).scheme in ("http", "https"):
+            links.append(urldefrag(absolute)[0])
     return links
+
+
+def _joined(base: str, href: str) -> str | None:
+    """``href`` resolved against ``base``; None for one urllib cannot parse (``http://[::1``)."""
+    try:
+        joined = urljoin(base, href)
+        urlsplit(joined)
+    except ValueError:
+        return None
+    return joined
 
 
 def _decompress(body: bytes) -> bytes:
@@ -125,7 +135,11 @@ class _Collector:
         return len(self.with_query) >= self.max_urls
 
     def same_origin(self, url: str) -> bool:
-        return urlsplit(url).scheme in ("http", "https") and origin_of(url) == self.origin
+        """Whether ``url`` is on the studied origin; a URL that does not parse is not."""
+        try:
+            return urlsplit(url).scheme in ("http", "https") and origin_of(url) == self.origin
+        except ValueError:  # http://[::1 in a sitemap or a link: skipped, not fatal
+            return False
 
     async def add(self, url: str) -> bool:
         """Record ``url`` if new, same-origin and allowed; ``True`` when it was recorded."""

@@ -211,6 +211,17 @@ async def learn_domain(
     except LearnerError as exc:
         stats.error = str(exc)
         logger.warning("%s: %s", target.key, exc)
+    except OSError:
+        raise  # the run's own disk or folder: every domain would fail the same way
+    except Exception as exc:  # a hostile site must end its own domain, never the run
+        stats.error = f"{type(exc).__name__}: {exc}"
+        logger.error(
+            "%s: %s; keeping %d finished patterns",
+            target.key,
+            stats.error,
+            len(patterns),
+            exc_info=True,
+        )
     if _hopeless(patterns, stats, run.config):
         reason = (
             f"given up with the site: the originals of its first {len(patterns)} pattern(s) "

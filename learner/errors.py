@@ -59,13 +59,14 @@ class FetchError(LearnerError):
 
     @property
     def transient(self) -> bool:
-        """Always: a failed fetch is retried."""
-        return True
+        """Whether it is retried: a failed fetch is, unless the host asked us to stay away."""
+        return self._transient
 
-    def __init__(self, url: str, reason: str) -> None:
+    def __init__(self, url: str, reason: str, *, transient: bool = True) -> None:
         super().__init__(f"fetch failed for {url}: {reason}")
         self.url = url
         self.reason = reason
+        self._transient = transient
 
 
 class RenderCause(StrEnum):
@@ -85,6 +86,8 @@ class RenderCause(StrEnum):
     """The main frame was sent to another host."""
     NON_HTTP = "non-http"
     """The main frame was sent to a non-HTTP URL."""
+    RETRY_AFTER = "retry-after"
+    """The host asked for a wait beyond the retry budget (``Retry-After``): not sent."""
     MEMORY = "memory"
     """The page's renderer passed the memory cap and was killed."""
     CRASHED = "crashed"

@@ -106,8 +106,10 @@ async def fetch(
 
     Raises:
         ConfigError: for a bad ``resolve`` entry or option.
-        FetchError: for a network failure, a time-out, too many redirects, or a redirect to
-            a URL that is not http(s).
+        FetchError: for a network failure, a time-out, too many redirects, a redirect to
+            a URL that is not http(s), or any URL the standard library refuses (a host label
+            of 64 characters or more, an empty label, a broken IPv6 literal, a space in the
+            host): a hostile answer fails this fetch, never the run.
 
     Example (``server`` is a running :class:`learner.demo.server.SiteServer`)::
 
@@ -138,6 +140,15 @@ class _Job:
     max_redirects: int
 
     def run(self) -> FetchResult:
+        try:
+            return self._follow()
+        except FetchError:
+            raise
+        except Exception as exc:  # whatever a hostile URL raises fails the fetch
+            # urlsplit raises ValueError, the IDNA codec UnicodeError, http.client InvalidURL.
+            raise FetchError(self.url, f"{type(exc).__name__}: {exc}") from exc
+
+    def _follow(self) -> FetchResult:
         current = self.url
         for hop in range(self.max_redirects + 1):
             parts = self._split(current)

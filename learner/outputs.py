@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from learner.errors import ConfigError
@@ -15,7 +16,9 @@ def check_output(out: Path) -> None:
 
     ``out`` must name a file (not an existing folder, not empty) in a folder that exists
     and is writable, or that can be created under the nearest folder that exists and is
-    writable. Nothing is created: a run that then stops for another reason leaves no trace.
+    writable. The folder is proved writable by creating and removing a file in it (a
+    permission check alone says yes to root under a read-only system folder such as
+    ``/proc``); a run that then stops for another reason leaves no trace.
 
     Raises:
         ConfigError: naming ``--out`` and the problem.
@@ -36,3 +39,11 @@ def check_output(out: Path) -> None:
         raise ConfigError(f"--out {out}: cannot write there: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ConfigError(f"--out {out}: cannot write there: {folder} is not writable")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".samepage-probe-", dir=folder)
+    except OSError as exc:
+        raise ConfigError(
+            f"--out {out}: cannot write there: {folder}: {exc.strerror or exc}"
+        ) from None
+    os.close(handle)
+    os.unlink(probe)

@@ -91,8 +91,15 @@ class Covering:
 
 
 def observed_line(line: str | None) -> str | None:
-    """A log line as the in-memory reader takes it: stripped; blank and ``#`` lines skipped."""
-    if line is None or line.startswith("#"):
+    """A log line as the in-memory reader takes it: stripped; blank and ``#`` lines skipped.
+
+    A UTF-8 byte order mark (a log's first line, or a file appended to another) is not part
+    of the URL.
+    """
+    if line is None:
+        return None
+    line = line.lstrip("\ufeff")
+    if line.startswith("#"):
         return None
     return line.strip() or None
 

@@ -16,19 +16,28 @@ without any pattern has one row with a null pattern):
 ``top_patterns``,   the settings the plan was made with (``crawl --plan`` adopts them)
 ``samples_per_param``, ``seed``
 ==================  =====================================================================
+
+A plan is checked when it is read, since a crawl trusts it: the integers must be integers
+(not ``20.9`` or ``true``), and every URL must have the row's pattern key and static form
+under the normalizer (``samepage.pattern_key``, ``MIQPSNormalizer.static_url``), so that
+removing each parameter of the pattern changes the URL. A hand-edited row that breaks this
+is refused, naming the domain, the pattern and the URL.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
 from learner.plan import DomainPlan, PlanSettings
-from learner.sampling import PatternGroup
+from learner.sampling import PatternGroup, url_parts, without_param
+from samepage import MIQPSNormalizer
+from samepage._files import remove_stale_temps, temp_path
 
 __all__ = ["PlanFormat", "plan_format", "plan_rows", "read_plan", "write_plan"]
 
@@ -85,10 +94,12 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
 def write_plan(plans: Iterable[DomainPlan], out: str, settings: PlanSettings) -> int:
     """Write a plan file (Parquet or JSON Lines, by extension), streamed; the domains written.
 
-    The file is written under a temporary name and renamed into place.
+    The file is written under a temporary name and renamed into place; a temporary file
+    left by a killed run is removed.
     """
     fmt = plan_format(out)
-    temp = f"{out}.tmp-{os.getpid()}"
+    remove_stale_temps(Path(out))
+    temp = os.fspath(temp_path(Path(out)))
     count = 0
     try:
         if fmt == "jsonl":
@@ -136,13 +147,22 @@ def _write_parquet(plans: Iterable[DomainPlan], path: str, settings: PlanSetting
     return count
 
 
-def read_plan(path: str) -> tuple[PlanSettings, dict[str, DomainPlan]]:
+def read_plan(
+    path: str, normalizer: MIQPSNormalizer | None = None
+) -> tuple[PlanSettings, dict[str, DomainPlan]]:
     """Read a plan file: its settings and the plan of each domain, by key.
 
     Raises:
-        ConfigError: the file cannot be read, is not a plan, or mixes settings.
+        ConfigError: the file cannot be read, is not a regular file, is not a plan, mixes
+            settings, or has a URL that does not match its pattern (see the module).
     """
     fmt = plan_format(path)
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        raise ConfigError(f"plan {path}: {exc}") from exc
+    if not regular:  # a FIFO would block, /dev/zero never end
+        raise ConfigError(f"plan {path}: not a regular file")
     try:
         if fmt == "jsonl":
             with open(path, encoding="utf-8") as handle:
@@ -154,32 +174,72 @@ def read_plan(path: str) -> tuple[PlanSettings, dict[str, DomainPlan]]:
     except (OSError, ValueError) as exc:
         raise ConfigError(f"plan {path}: {exc}") from exc
     try:
-        return _plans_of(rows)
+        return _plans_of(rows, normalizer or MIQPSNormalizer())
+    except _MismatchedPlan as exc:
+        raise ConfigError(f"plan {path}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"plan {path}: not a plan file ({exc!r})") from exc
 
 
-def _plans_of(rows: Sequence[Mapping[str, Any]]) -> tuple[PlanSettings, dict[str, DomainPlan]]:
-    settings = {
-        PlanSettings(int(r["top_patterns"]), int(r["samples_per_param"]), int(r["seed"]))
-        for r in rows
-    }
+class _MismatchedPlan(ValueError):
+    """A row whose URLs do not hold its pattern: the crawl would prove nothing with them."""
+
+
+def _integer(row: Mapping[str, Any], name: str) -> int:
+    value = row[name]
+    if type(value) is not int:  # bool is an int subclass, 20.9 a float: both refused
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+    return value
+
+
+def _strings(row: Mapping[str, Any], name: str) -> tuple[str, ...]:
+    values = row[name]
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise TypeError(f"{name} must be a list of strings")
+    return tuple(values)
+
+
+def _checked_group(key: str, row: Mapping[str, Any], norm: MIQPSNormalizer) -> PatternGroup:
+    pattern = row["pattern"]
+    if not isinstance(pattern, str) or not pattern:
+        raise TypeError(f"pattern must be a non-empty string, not {pattern!r}")
+    group = PatternGroup(
+        pattern, _strings(row, "urls"), _integer(row, "count"), _strings(row, "statics")
+    )
+    for url, static in zip(group.urls, group.statics, strict=True):
+        found = url_parts(url, norm)
+        if found != (pattern, static, url):
+            got = "not a URL" if found is None else f"pattern {found[0]!r}, static {found[1]!r}"
+            raise _MismatchedPlan(
+                f"domain {key}, pattern {pattern!r}: URL {url!r} does not match its row "
+                f"({got}); make the plan again with `python -m learner plan`"
+            )
+        for name in group.names:
+            if without_param(url, name) == url:
+                raise _MismatchedPlan(
+                    f"domain {key}, pattern {pattern!r}: removing {name!r} from {url!r} "
+                    "leaves it unchanged"
+                )
+    return group
+
+
+def _plans_of(
+    rows: Sequence[Mapping[str, Any]], norm: MIQPSNormalizer
+) -> tuple[PlanSettings, dict[str, DomainPlan]]:
+    names = ("top_patterns", "samples_per_param", "seed")
+    settings = {PlanSettings(*(_integer(r, n) for n in names)) for r in rows}
     if len(settings) != 1:
         raise ValueError("a plan needs one setting of top_patterns, samples and seed")
     groups: dict[str, list[tuple[int, PatternGroup]]] = {}
     heads: dict[str, tuple[int, int]] = {}
     for row in rows:
-        key = str(row["domain"])
-        heads[key] = (int(row["domain_urls"]), int(row["patterns_seen"]))
+        key = row["domain"]
+        if not isinstance(key, str):
+            raise TypeError(f"domain must be a string, not {key!r}")
+        heads[key] = (_integer(row, "domain_urls"), _integer(row, "patterns_seen"))
         found = groups.setdefault(key, [])
         if row["pattern"] is not None:
-            group = PatternGroup(
-                str(row["pattern"]),
-                tuple(row["urls"]),
-                int(row["count"]),
-                tuple(row["statics"]),
-            )
-            found.append((int(row["rank"]), group))
+            found.append((_integer(row, "rank"), _checked_group(key, row, norm)))
     plans = {
         key: DomainPlan(key, *heads[key], tuple(g for _, g in sorted(found, key=lambda x: x[0])))
         for key, found in groups.items()

@@ -21,14 +21,16 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
+from learner.log_lines import text_log_reader
 from learner.plan import Covering, DomainPlan, PlanSettings, observed_line
 from learner.sampling import MAX_GROUP_URLS, make_group, top_patterns, url_parts
 from learner.targets import Target
-from samepage import MIQPSNormalizer
+from samepage import MIQPSNormalizer, escape_undecodable
 
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
 LogFormat = Literal["text", "csv", "parquet"]
+_TEXT_LINES = "text_log_lines"
 
 
 def _ident(name: str) -> str:
@@ -49,12 +51,19 @@ def input_format(path: str) -> LogFormat:
     return "text"
 
 
-def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1: bool) -> Any:
+def _observed(line: str | bytes | None) -> str | None:
+    """A log line as ``crawl --urls`` reads it: UTF-8, other bytes percent-escaped (``%FF``)."""
+    if not isinstance(line, bytes):
+        return line
+    return escape_undecodable(line.decode("utf-8", "surrogateescape"))
+
+
+def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
     """The vectorized ``plan_parts`` of DuckDB: each line's domains, pattern and URLs.
 
-    With ``latin1``, lines were read as Latin-1 (one character a byte, so no byte is
-    refused); they are decoded here as UTF-8 with bad bytes replaced, as ``crawl --urls``
-    reads a text log.
+    The lines of a text log (:mod:`learner.log_lines`) and of a binary column come as bytes:
+    they are decoded here as UTF-8, a byte that is not UTF-8 kept as observed,
+    percent-escaped (``%FF``), as ``crawl --urls`` reads a text log.
     """
     import pyarrow as pa
 
@@ -71,9 +80,7 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
     def parts(lines: Any) -> Any:
         rows: list[dict[str, Any]] = []
         for line in lines.to_pylist():
-            if latin1 and line is not None:
-                line = line.encode("latin-1").decode("utf-8", "replace")
-            url = observed_line(line)
+            url = observed_line(_observed(line))
             found = url_parts(url, norm) if url is not None else None
             if found is None:
                 rows.append({"domains": [], "pattern": None, "static": None, "shown": None})
@@ -87,18 +94,24 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer, *, latin1:
     return parts
 
 
-def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str) -> str:
-    paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+def _paths(sources: Sequence[str]) -> str:
+    return "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+
+
+def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: bool) -> str:
+    paths = _paths(sources)
     if fmt == "parquet":
-        return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_parquet({paths})"
+        line = _ident(column) if binary else f"{_ident(column)}::VARCHAR"
+        return f"SELECT {line} AS line FROM read_parquet({paths})"
     if fmt == "csv":
-        return f"SELECT {_ident(column)}::VARCHAR AS line FROM read_csv({paths}, header = true)"
-    # One URL a line: a delimiter no log line holds, no quoting, every byte kept (as
-    # Latin-1, which refuses no byte: plan_parts decodes the line as UTF-8).
-    return (
-        f"SELECT line FROM read_csv({paths}, columns = {{'line': 'VARCHAR'}}, delim = '\\x01', "
-        "quote = '', escape = '', header = false, auto_detect = false, encoding = 'latin-1')"
-    )
+        # The URL column is read as text: DuckDB would sniff a column whose first 20,480
+        # rows are numbers as a number, and fail at the first URL after them. No comment
+        # character: a sniffed "#" would drop the rows whose first field starts with it.
+        types = f"types = {{{_literal(column)}: 'VARCHAR'}}"
+        options = f"header = true, comment = '', {types}"
+        return f"SELECT {_ident(column)} AS line FROM read_csv({paths}, {options})"
+    # One URL a line, every byte kept: read in Python and streamed (learner.log_lines).
+    return f"SELECT line FROM {_TEXT_LINES}"
 
 
 def _plan_sql(source: str, top: int) -> str:
@@ -181,21 +194,36 @@ def plan_files(
     fmt = fmt or input_format(sources[0])
     found: set[str] = set()
     with Job(memory_limit=memory_limit, ordered=False) as job:
+        binary = fmt == "text" or (
+            fmt == "parquet" and _column_type(job, sources, column) == "BLOB"
+        )
+        if fmt == "text":
+            job.con.register(_TEXT_LINES, text_log_reader(sources))
         job.con.create_function(  # type: ignore[call-overload]  # stubs type options as enums
             "plan_parts",
-            _parts_function(targets, norm, latin1=fmt == "text"),
-            ["VARCHAR"],
+            _parts_function(targets, norm),
+            ["BLOB" if binary else "VARCHAR"],
             "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR)",
             type="arrow",
             null_handling="special",
             side_effects=True,
         )
-        query = _plan_sql(_source_sql(sources, fmt, column), settings.top_patterns)
+        source = _source_sql(sources, fmt, column, binary=binary)
+        query = _plan_sql(source, settings.top_patterns)
         for plan in _domains(job.batches(query), settings):
             found.add(plan.key)
             yield plan
     for key in sorted({t.key for t in targets} - found):
         yield DomainPlan(key, 0, 0, ())
+
+
+def _column_type(job: Any, sources: Sequence[str], column: str) -> str:
+    """The DuckDB type of a Parquet log's URL column (``BLOB`` without the UTF8 annotation)."""
+    found: dict[str, str] = job.columns(sources, "parquet")
+    if column not in found:
+        names = ", ".join(repr(name) for name in list(found)[:10])
+        raise ConfigError(f"--column: no column {column!r} in the logs; their columns: {names}")
+    return found[column]
 
 
 def _domains(batches: Iterable[Any], settings: PlanSettings) -> Iterator[DomainPlan]:

@@ -169,6 +169,7 @@ class _HostState:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_start: float = -math.inf
     crawl_delay: float = 0.0
+    closed_until: float = -math.inf
 
 
 class HostLimiter:
@@ -233,15 +234,29 @@ class HostLimiter:
         """
         self._state(host).crawl_delay = max(0.0, seconds or 0.0)
 
-    def note_retry_after(self, host: str, seconds: float) -> None:
+    def note_retry_after(self, host: str, seconds: float, *, budget_s: float = math.inf) -> None:
         """Start no request on ``host`` before ``seconds`` from now (a ``Retry-After``).
+
+        A wait longer than ``budget_s`` (the retry policy's longest back-off) is not waited
+        out: the slots of the host would stall every later page of the domain until its time
+        limit. The host is closed for that long instead (:meth:`closed_for`), and callers
+        fail their requests to it at once, without sending them.
 
         Args:
             host: the host name.
             seconds: how long the server asked us to wait.
+            budget_s: the longest wait the limiter takes on.
         """
         state = self._state(host)
-        state.next_start = max(state.next_start, self._clock() + max(0.0, seconds))
+        until = self._clock() + max(0.0, seconds)
+        if seconds > budget_s:
+            state.closed_until = max(state.closed_until, until)
+        else:
+            state.next_start = max(state.next_start, until)
+
+    def closed_for(self, host: str) -> float:
+        """Seconds ``host`` stays closed by a ``Retry-After`` beyond the budget (0 if open)."""
+        return max(0.0, self._state(host).closed_until - self._clock())
 
     @asynccontextmanager
     async def slot(self, host: str) -> AsyncIterator[None]:
@@ -292,7 +307,8 @@ class RetryPolicy:
         attempts: the most tries in all (1 means no retry).
         base_delay_s: the first back-off; it doubles each time.
         max_delay_s: longer back-offs are capped here; a longer ``Retry-After`` ends the
-            retries (the last response is returned) rather than stall the run.
+            retries (the last response is returned) rather than stall the run, and closes the
+            host for that long (:meth:`HostLimiter.note_retry_after` with this budget).
         retry_statuses: the statuses that count as transient.
     """
 
@@ -330,7 +346,8 @@ async def with_retries(
         policy: the retry bounds.
         sleep: awaited to wait (injectable for tests).
         now: POSIX time, for ``Retry-After`` dates.
-        on_retry_after: told every ``Retry-After`` seen (e.g. ``HostLimiter.note_retry_after``).
+        on_retry_after: told every ``Retry-After`` seen (e.g. ``HostLimiter.note_retry_after``
+            with ``budget_s=policy.max_delay_s``).
 
     Raises:
         LearnerError: a non-transient one at once; the last transient one when every try
@@ -382,6 +399,9 @@ def polite_fetcher(
         host = urlsplit(url).hostname or ""
 
         async def attempt() -> FetchResult:
+            closed = limiter.closed_for(host)
+            if closed > 0:
+                raise FetchError(url, closed_reason(closed), transient=False)
             async with limiter.slot(host):
                 return await fetcher(url)
 
@@ -390,7 +410,14 @@ def polite_fetcher(
             policy=policy,
             sleep=sleep,
             now=now,
-            on_retry_after=lambda seconds: limiter.note_retry_after(host, seconds),
+            on_retry_after=lambda seconds: limiter.note_retry_after(
+                host, seconds, budget_s=policy.max_delay_s
+            ),
         )
 
     return polite
+
+
+def closed_reason(seconds: float) -> str:
+    """Why a request to a host closed by a long ``Retry-After`` was not sent."""
+    return f"the host asked for {seconds:.0f} s more (Retry-After), beyond the retry budget"

@@ -108,7 +108,9 @@ class EvidenceImages:
     """
 
     def __init__(self, run: RunFolder, out: Path) -> None:
-        self.sources = [part / "evidence" for part in run.parts or (run.folder,)]
+        # A symbolic link is never followed: it could point at any file the reader can read.
+        parts = run.parts or (run.folder,)
+        self.sources = [p / "evidence" for p in parts if not (p / "evidence").is_symlink()]
         self.target = out / "evidence"
         self.copied: set[str] = set()
 
@@ -119,13 +121,20 @@ class EvidenceImages:
         folder, _, name = relative.partition("/")
         if folder != "evidence" or not _SAFE_NAME.fullmatch(name):
             return None  # never follow a path out of the evidence folder
-        src = next((d / name for d in self.sources if (d / name).is_file()), None)
+        src = next((d / name for d in self.sources if _plain_file(d / name)), None)
         if src is None:
             return None
         if name not in self.copied:
             self.target.mkdir(parents=True, exist_ok=True)
             dst = self.target / name
+            if dst.is_symlink():
+                dst.unlink()  # replaced, never written through
             if src.resolve() != dst.resolve():
-                shutil.copyfile(src, dst)
+                shutil.copyfile(src, dst, follow_symlinks=False)
             self.copied.add(name)
         return f"evidence/{name}"
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file that is not a symbolic link."""
+    return path.is_file() and not path.is_symlink()

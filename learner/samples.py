@@ -17,23 +17,48 @@ from urllib.parse import urlsplit
 
 from learner import images
 from learner.config import LearnerConfig
-from learner.decision import Decision, Shot, decide
-from learner.errors import RenderError
+from learner.decision import Cause, Decision, Shot, decide
+from learner.errors import RenderCause, RenderError
 from learner.fingerprint import fingerprint
 from learner.model import PairOutcome, Rendering
-from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy, Sleep, with_retries
+from learner.politeness import (
+    HostLimiter,
+    RetryPolicy,
+    RobotsPolicy,
+    Sleep,
+    closed_reason,
+    with_retries,
+)
 from learner.progress import Progress
 from learner.renderer import Renderer
 from learner.store import RunStore
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PatternPages", "SampleRunner", "SiteCounters", "text_digest"]
+__all__ = [
+    "PatternPages",
+    "SampleRunner",
+    "SiteCounters",
+    "same_url_outcome",
+    "text_digest",
+]
 
 
 def text_digest(lines: tuple[str, ...]) -> str:
     """A digest of a page's visible text that is the same in every process and run."""
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def same_url_outcome(url: str) -> PairOutcome:
+    """The failed sample of a candidate that is its original URL: it proves nothing."""
+    return PairOutcome(
+        url,
+        url,
+        "failed",
+        "the candidate is the original URL itself: the parameter is not in it",
+        {},
+        Cause.SAME_URL,
+    )
 
 
 @dataclass(slots=True)
@@ -105,6 +130,9 @@ class SampleRunner:
         host = urlsplit(url).hostname or ""
 
         async def attempt() -> Rendering:
+            closed = self.limiter.closed_for(host)
+            if closed > 0:
+                raise RenderError(url, closed_reason(closed), RenderCause.RETRY_AFTER)
             started = time.monotonic()
             try:
                 async with self.limiter.slot(host):
@@ -120,7 +148,9 @@ class SampleRunner:
                 attempt,
                 policy=self.retry_policy,
                 sleep=self.sleep,
-                on_retry_after=lambda seconds: self.limiter.note_retry_after(host, seconds),
+                on_retry_after=lambda seconds: self.limiter.note_retry_after(
+                    host, seconds, budget_s=self.retry_policy.max_delay_s
+                ),
             )
         except RenderError as exc:
             return self._failed(counters, exc.reason, exc.cause.value)
@@ -136,7 +166,14 @@ class SampleRunner:
     async def compare_urls(
         self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
     ) -> PairOutcome:
-        """Judge one sample, or read it back from the checkpoint of an earlier run."""
+        """Judge one sample, or read it back from the checkpoint of an earlier run.
+
+        A candidate equal to its original proves nothing (a plan whose URLs do not hold the
+        parameter): the sample fails, and is never taken for "identical".
+        """
+        if original == candidate:
+            counters.outcomes.append(same_url_outcome(original))
+            return counters.outcomes[-1]
         done = self.store.finished(original, candidate)
         if done is not None:
             first_use = (original, candidate) not in self._used

@@ -83,6 +83,12 @@ class RunStore:
         if self._entered:
             raise RuntimeError("a RunStore can be entered once")
         self._entered = True
+        for path in (self.evidence_dir, self.checkpoint_path, self.folder / "lock"):
+            if path.is_symlink():
+                raise ConfigError(
+                    f"cache folder: {path} is a symbolic link; a run folder never follows "
+                    "links (give the real folder, or remove the link)"
+                )
         try:
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
             self._lock = _lock_folder(self.folder)
@@ -199,12 +205,14 @@ class RunStore:
         path = self.evidence_dir / name
         relative = f"evidence/{name}"
         with self._saving:
-            if path.exists():
+            if path.exists() or path.is_symlink():
                 return relative
             if self.evidence_bytes + len(data) > self.budget:
                 self.evidence_skipped += 1
                 return None
-            path.write_bytes(data)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            with os.fdopen(os.open(path, flags, 0o666), "wb") as handle:
+                handle.write(data)
             self.evidence_bytes += len(data)
         return relative
 
@@ -229,7 +237,7 @@ def _lock_folder(folder: Path) -> int | None:
     if fcntl is None:  # pragma: no cover
         return None
     path = folder / "lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

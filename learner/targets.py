@@ -85,6 +85,8 @@ def parse_target(line: str) -> Target:
         raise ConfigError(f"domain {name}: {host!r} is not a host name")
     if "%" in host:
         raise ConfigError(f"domain {name}: an IPv6 zone id cannot be studied")
+    if not host.startswith("[") and max(len(label) for label in host.split(".")) > 63:
+        raise ConfigError(f"domain {name}: a host name label has at most 63 characters")
     return Target(f"{host}:{port}" if port else host, f"{parts.scheme}://{netloc}", host, port)
 
 

@@ -10,6 +10,7 @@ path and fragment canonicalised, and the parameters that identify content kept.
 
 from __future__ import annotations
 
+from samepage._encoding import escape_undecodable
 from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
     DefaultValue,
@@ -55,6 +56,7 @@ __all__ = [
     "SamepageError",
     "__version__",
     "dump_learned",
+    "escape_undecodable",
     "load_learned",
     "normalize_many",
     "normalize_url",

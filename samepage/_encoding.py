@@ -12,12 +12,21 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["FRAGMENT", "PATH", "QUERY", "USERINFO", "Component", "normalize_escapes"]
+__all__ = [
+    "FRAGMENT",
+    "PATH",
+    "QUERY",
+    "USERINFO",
+    "Component",
+    "escape_undecodable",
+    "normalize_escapes",
+]
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Upper-case escapes of characters that are not unreserved: already in normal form.
 _KEPT_ESCAPE = r"%(?!3[0-9]|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2[DE]|5F|7E)[0-9A-F]{2}"
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_KEPT_BYTE = re.compile("[\udc80-\udcff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,3 +118,17 @@ def unquote_for_matching(text: str) -> str:
         return decoded.encode("latin-1").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return decoded
+
+
+def escape_undecodable(text: str) -> str:
+    r"""``text`` with each byte that was not UTF-8 written as its percent-escape.
+
+    A byte kept by a ``surrogateescape`` decoder (U+DC80..U+DCFF) becomes ``%XX``; the result
+    is valid text that shows the bytes as they were observed, and keys as they do.
+
+    >>> escape_undecodable(b"https://a.example/\xff/\xc3\xa9".decode("utf-8", "surrogateescape"))
+    'https://a.example/%FF/é'
+    """
+    if not _KEPT_BYTE.search(text):
+        return text
+    return _KEPT_BYTE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from samepage._encoding import escape_undecodable
 from samepage.normalizer import Errors, MIQPSNormalizer, default_normalizer
 
-__all__ = ["normalize_array"]
+__all__ = ["normalize_array", "observed_text"]
 
 
 def normalize_array(
@@ -30,8 +31,11 @@ def normalize_array(
     set are those of ``normalizer``, built once by the caller; by default the built-in rules.
 
     Args:
-        array: a ``string``, ``large_string`` or ``string_view`` array, a dictionary array of
-            strings (each distinct value is normalised once), or a chunked array of these.
+        array: a ``string``, ``large_string`` or ``string_view`` array, a binary array (its
+            bytes read as UTF-8, any other byte kept as that byte, so a value is keyed exactly
+            as ``normalize_url`` keys the same bytes read with ``surrogateescape``), a
+            dictionary array of these (each distinct value is normalised once), or a chunked
+            array of these.
         normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
         errors: ``"none"`` (default) or ``"raise"``, for strings that are not URLs.
 
@@ -40,7 +44,7 @@ def normalize_array(
         otherwise; a chunked array, chunk for chunk, for a chunked input.
 
     Raises:
-        TypeError: for an array that does not hold strings.
+        TypeError: for an array that holds neither strings nor bytes.
     """
     norm = normalizer or default_normalizer()
     if isinstance(array, pa.ChunkedArray):
@@ -50,14 +54,51 @@ def normalize_array(
     return _normalize_chunk(array, norm, errors)
 
 
+def observed_text(array: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    r"""A binary array of URLs as text: UTF-8, each other byte as its percent-escape.
+
+    The text shows the bytes as observed and has the same key; a string array is returned as
+    it is.
+
+    >>> observed_text(pa.array([b"https://a.example/\xff", None])).to_pylist()
+    ['https://a.example/%FF', None]
+    """
+    if isinstance(array, pa.ChunkedArray):
+        return pa.chunked_array([observed_text(c) for c in array.chunks], type=pa.string())
+    if not _is_binary(array.type):
+        return array
+    return pa.array([escape_undecodable(t) if t is not None else None for t in _decoded(array)])
+
+
+def _is_binary(type_: pa.DataType) -> bool:
+    if pa.types.is_dictionary(type_):
+        type_ = type_.value_type
+    return bool(
+        pa.types.is_binary(type_)
+        or pa.types.is_large_binary(type_)
+        or pa.types.is_binary_view(type_)
+        or pa.types.is_fixed_size_binary(type_)
+    )
+
+
+def _decoded(array: pa.Array) -> list[str | None]:
+    """The values of a binary array read as the CLI reads files: UTF-8, ``surrogateescape``."""
+    return [
+        None if value is None else value.decode("utf-8", "surrogateescape")
+        for value in array.to_pylist()
+    ]
+
+
 def _key_type(type_: pa.DataType) -> pa.DataType:
     if pa.types.is_dictionary(type_):
         type_ = type_.value_type
-    if pa.types.is_large_string(type_):
+    if pa.types.is_large_string(type_) or pa.types.is_large_binary(type_):
         return pa.large_string()
     if pa.types.is_string(type_) or pa.types.is_string_view(type_) or pa.types.is_null(type_):
         return pa.string()
-    raise TypeError(f"expected an array of strings, not {type_}")
+    if _is_binary(type_):
+        return pa.string()
+    raise TypeError(f"expected an array of strings or bytes, not {type_}")
 
 
 def _normalize_chunk(array: pa.Array, norm: MIQPSNormalizer, errors: Errors) -> pa.Array:
@@ -70,4 +111,5 @@ def _normalize_chunk(array: pa.Array, norm: MIQPSNormalizer, errors: Errors) -> 
         # distinct value, then the keys are gathered by index.
         keys = _normalize_chunk(array.dictionary, norm, errors)
         return keys.take(array.indices)
-    return pa.array(norm.normalize_many(array.to_pylist(), errors=errors), type=out_type)
+    values = _decoded(array) if _is_binary(array.type) else array.to_pylist()
+    return pa.array(norm.normalize_many(values, errors=errors), type=out_type)

@@ -2,8 +2,10 @@
 
 Exit status: 0 success (``same``: the URLs are the same page); 1 some input lines were bad
 (``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
-``explain``: an argument that is not a URL). Input is read as UTF-8; bytes that are not UTF-8
-are kept as they were (``surrogateescape``) and escaped as those bytes in keys. A reader that
+``explain``: an argument that is not a URL). Input is read as UTF-8 (a byte order mark at the
+start is skipped); bytes that are not UTF-8 are kept as they were (``surrogateescape``) and
+escaped as those bytes in keys. JSON output (``dedupe``, ``explain --json``) is always valid
+UTF-8: such a byte appears there percent-escaped (``%FF``), as in the key. A reader that
 stops early (``| head``) ends the command quietly with status 0.
 """
 
@@ -18,7 +20,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import PurePath
 from typing import Any, TextIO
 
-from samepage import __version__
+from samepage import __version__, escape_undecodable
+from samepage._files import refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.normalizer import MIQPSNormalizer
 
@@ -39,8 +42,10 @@ exit status:
   0  success; for "same", the two URLs are the same page
   1  some input lines were not URLs, or their key cannot be written in the output
      encoding (each reported on stderr); for "same", different pages
-  2  usage error, unreadable input, invalid learned set, or (same, explain) an
-     argument that is not a URL
+  2  usage error, unreadable input, invalid learned set, an --out that would
+     replace or be read as an input, or (same, explain) an argument that is not a URL
+
+A binary (BLOB) URL column is keyed as its bytes, as normalize_url keys them.
 """
 
 
@@ -78,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--out",
         metavar="PATH",
-        help="write a table here instead of text to stdout: .parquet, .csv, .jsonl or .ndjson",
+        help="write a table here instead of text to stdout: .parquet, .csv, .jsonl or .ndjson "
+        "(never an input, nor a path an input glob matches)",
     )
     group.add_argument(
         "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (default: its own)"
@@ -134,7 +140,7 @@ def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str]]:
         if name == "-":
             yield from _numbered("<stdin>", _stdin())
             continue
-        with open(name, encoding="utf-8", errors="surrogateescape") as handle:
+        with open(name, encoding="utf-8-sig", errors="surrogateescape") as handle:
             yield from _numbered(name, handle)
 
 
@@ -148,7 +154,7 @@ def _stdin() -> TextIO:
     if stdin is None:
         raise OSError("<stdin>: standard input is closed")
     if isinstance(stdin, io.TextIOWrapper):
-        stdin.reconfigure(encoding="utf-8", errors="surrogateescape", newline=None)
+        stdin.reconfigure(encoding="utf-8-sig", errors="surrogateescape", newline=None)
     return stdin
 
 
@@ -164,6 +170,21 @@ def _stdout() -> TextIO:
 
 def _unwritable(exc: UnicodeEncodeError) -> str:
     return f"cannot be written in the output encoding {exc.encoding!r}"
+
+
+def _json_line(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON text and a newline; a byte kept by ``surrogateescape`` is ``%XX``."""
+    return json.dumps(_escaped(data), indent=indent, ensure_ascii=False) + "\n"
+
+
+def _escaped(data: Any) -> Any:
+    if isinstance(data, str):
+        return escape_undecodable(data)
+    if isinstance(data, dict):
+        return {_escaped(k): _escaped(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_escaped(v) for v in data]
+    return data
 
 
 def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:
@@ -225,11 +246,13 @@ def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int
         ) from None
     dedupe = args.command == "dedupe"
     try:
+        if args.out is not None:
+            refuse_overwrite(args.out, args.files)
         with engine.Job(norm, args.memory_limit, ordered=not dedupe) as job:
             if dedupe:
-                query = engine.groups_query(args.files, fmt, args.column, args.sample)
+                query = job.groups_query(args.files, fmt, args.column, args.sample)
             else:
-                query = engine.keys_query(
+                query = job.keys_query(
                     args.files, fmt, args.column, keep_columns=args.out is not None
                 )
             if args.out is not None:
@@ -238,7 +261,7 @@ def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int
                 _print_table(job.batches(query), args)
             outcome = job.outcome
     except (duckdb.Error, ValueError) as exc:
-        raise _UsageError(str(exc).strip()) from None
+        raise _UsageError(engine.error_line(str(exc))) from None
     if not outcome.invalid:
         return EXIT_OK
     what = "distinct value(s)" if dedupe else "value(s)"
@@ -259,8 +282,7 @@ def _print_table(batches: Iterator[Any], args: argparse.Namespace) -> None:
             continue
         for key, count, urls in zip(*(c.to_pylist() for c in batch.columns), strict=True):
             if args.format == "jsonl":
-                group = {"key": key, "count": count, "urls": urls}
-                write(json.dumps(group, ensure_ascii=False) + "\n")
+                write(_json_line({"key": key, "count": count, "urls": urls}))
             else:
                 write(f"{count}\t{key}\t{urls[0]}\n")
 
@@ -300,11 +322,11 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     write = _stdout().write
     for key, urls in ordered:
         if args.format == "jsonl":
-            line = json.dumps({"key": key, "count": len(urls), "urls": urls}, ensure_ascii=False)
+            line = _json_line({"key": key, "count": len(urls), "urls": urls})
         else:
-            line = f"{len(urls)}\t{key}\t{urls[0]}"
+            line = f"{len(urls)}\t{key}\t{urls[0]}\n"
         try:
-            write(line + "\n")
+            write(line)
         except UnicodeEncodeError as exc:
             print(f"samepage: group of {key!r} {_unwritable(exc)}", file=sys.stderr)
             status = EXIT_PARTIAL
@@ -322,7 +344,7 @@ def _run_same(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
 def _run_explain(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     trace = norm.explain(args.url)
     if args.json:
-        _stdout().write(json.dumps(trace.to_json(), indent=2, ensure_ascii=False) + "\n")
+        _stdout().write(_json_line(trace.to_json(), indent=2))
         return EXIT_OK
     lines = [f"url:     {trace.url}"]
     if trace.learned_domain:

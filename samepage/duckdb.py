@@ -17,14 +17,15 @@ import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Literal
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from samepage.arrow import normalize_array
+from samepage._files import refuse_overwrite, remove_stale_temps, temp_path
+from samepage.arrow import normalize_array, observed_text
 from samepage.normalizer import MIQPSNormalizer, default_normalizer
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Outcome",
     "OutputFormat",
     "dedupe_file",
+    "error_line",
     "groups_query",
     "keys_query",
     "normalize_file",
@@ -84,7 +86,7 @@ class _KeyFunction:
         with self._lock:
             self.outcome.seen += len(urls)
         if invalid:
-            bad = urls.filter(pc.and_(pc.is_valid(urls), pc.is_null(keys)))
+            bad = observed_text(urls.filter(pc.and_(pc.is_valid(urls), pc.is_null(keys))))
             with self._lock:
                 self.outcome.invalid += invalid
                 room = _EXAMPLES - len(self.outcome.examples)
@@ -97,10 +99,14 @@ def register(
     normalizer: MIQPSNormalizer | None = None,
     name: str = "samepage_key",
 ) -> None:
-    """Register ``name(url VARCHAR) -> VARCHAR`` on ``con``: the key, or NULL.
+    r"""Register ``name(url VARCHAR) -> VARCHAR`` on ``con``: the key, or NULL.
 
-    The function is vectorized: DuckDB hands it Arrow batches, and the rules and learned set
-    of ``normalizer`` (by default the built-in rules) are built once, here. A NULL, or a
+    Also ``name_bytes(url BLOB) -> VARCHAR`` for a binary column (a Parquet column without
+    the UTF8 annotation): the bytes are read as UTF-8, any other byte kept as that byte, so
+    the key is the one ``normalize_url`` gives the same bytes (``::VARCHAR`` would write a
+    byte 0xFF as the text ``\xFF``). The functions are vectorized: DuckDB hands them Arrow
+    batches, and the rules and learned set of ``normalizer`` (by default the built-in rules)
+    are built once, here. A NULL, or a
     value that is not a URL, gives NULL.
 
     Args:
@@ -120,6 +126,14 @@ def _register(
     con: duckdb.DuckDBPyConnection, norm: MIQPSNormalizer, name: str, *, pinned: bool
 ) -> Outcome:
     function = _KeyFunction(norm)
+    for suffix, kind in (("", "VARCHAR"), ("_bytes", "BLOB")):
+        _create(con, name + suffix, function, kind, pinned=pinned)
+    return function.outcome
+
+
+def _create(
+    con: duckdb.DuckDBPyConnection, name: str, function: object, kind: str, *, pinned: bool
+) -> None:
     # "special": NULLs reach the function, and it may return NULL for a value that is not a
     # URL (DuckDB refuses NULL results from a function registered with default handling).
     # pinned: declared with side effects, so that the optimizer never copies the call into a
@@ -127,13 +141,12 @@ def _register(
     con.create_function(  # type: ignore[call-overload]  # stubs type the options as enums
         name,
         function,
-        ["VARCHAR"],
+        [kind],
         "VARCHAR",
         type="arrow",
         null_handling="special",
         side_effects=pinned,
     )
-    return function.outcome
 
 
 def output_format(path: str) -> OutputFormat:
@@ -173,9 +186,13 @@ def normalize_file(
 
     Returns:
         The values that were not URLs.
+
+    Raises:
+        ValueError: ``out`` is an input, or a glob of ``sources`` would match it.
     """
+    refuse_overwrite(out, sources)
     with Job(normalizer, memory_limit, ordered=True) as job:
-        job.copy(keys_query(sources, fmt, column, keep_columns=True), out)
+        job.copy(job.keys_query(sources, fmt, column, keep_columns=True), out)
         return job.outcome
 
 
@@ -207,39 +224,64 @@ def dedupe_file(
 
     Returns:
         The values that were not URLs.
+
+    Raises:
+        ValueError: ``out`` is an input, or a glob of ``sources`` would match it.
     """
+    refuse_overwrite(out, sources)
     with Job(normalizer, memory_limit, ordered=False) as job:
-        job.copy(groups_query(sources, fmt, column, sample), out)
+        job.copy(job.groups_query(sources, fmt, column, sample), out)
         return job.outcome
 
 
-def keys_query(sources: Sequence[str], fmt: InputFormat, column: str, *, keep_columns: bool) -> str:
-    """The SQL that selects the key of each row (after the input's columns, if kept)."""
-    key = f"samepage_key({_ident(column)}::VARCHAR) AS key"
-    return f"SELECT {'*, ' if keep_columns else ''}{key} FROM {_source(sources, fmt)}"
+def keys_query(
+    sources: Sequence[str],
+    fmt: InputFormat,
+    column: str,
+    *,
+    keep_columns: bool,
+    binary: bool = False,
+) -> str:
+    """The SQL that selects the key of each row (after the input's columns, if kept).
+
+    ``binary``: the column is a BLOB, keyed by ``samepage_key_bytes``.
+    """
+    url = _ident(column)
+    key = f"samepage_key_bytes({url})" if binary else f"samepage_key({url}::VARCHAR)"
+    source = _source(sources, fmt, column)
+    return f"SELECT {'*, ' if keep_columns else ''}{key} AS key FROM {source}"
 
 
-def groups_query(sources: Sequence[str], fmt: InputFormat, column: str, sample: int) -> str:
-    """The SQL that selects ``key, count, urls`` per key, largest groups first."""
+def groups_query(
+    sources: Sequence[str], fmt: InputFormat, column: str, sample: int, *, binary: bool = False
+) -> str:
+    """The SQL that selects ``key, count, urls`` per key, largest groups first.
+
+    ``binary``: the column is a BLOB; its spellings are grouped as bytes and shown as text
+    with each byte that is not UTF-8 percent-escaped (``samepage_observed``, which only a
+    :class:`Job` registers).
+    """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, not {sample}")
     url = _ident(column)
+    spelling, key = (url, "samepage_key_bytes") if binary else (f"{url}::VARCHAR", "samepage_key")
+    shown = "samepage_observed(url)" if binary else "url"
     # Exact duplicates (common in crawl logs) are counted before any key is computed: one call
     # per distinct URL. The sample is taken with a window and a filter, which spill to disk,
     # not with a top-N aggregate (`min(url, N)`), whose per-key state stays in memory.
     return f"""
         WITH spellings AS (
-            SELECT {url}::VARCHAR AS url, count(*) AS n FROM {_source(sources, fmt)}
+            SELECT {spelling} AS url, count(*) AS n FROM {_source(sources, fmt, column)}
             WHERE {url} IS NOT NULL GROUP BY 1
         ),
-        keyed AS (SELECT samepage_key(url) AS key, url, n FROM spellings),
+        keyed AS (SELECT {key}(url) AS key, url, n FROM spellings),
         ranked AS (
             SELECT key, url, sum(n) OVER by_key AS count,
                    row_number() OVER (by_key ORDER BY url) AS rank
             FROM keyed WHERE key IS NOT NULL
             WINDOW by_key AS (PARTITION BY key)
         )
-        SELECT key, count::BIGINT AS count, list(url ORDER BY url) AS urls
+        SELECT key, count::BIGINT AS count, list({shown} ORDER BY url) AS urls
         FROM ranked WHERE rank <= {sample:d}
         GROUP BY key, count ORDER BY count DESC, key
     """
@@ -269,6 +311,7 @@ class Job:
         self.outcome = _register(
             self.con, normalizer or default_normalizer(), "samepage_key", pinned=True
         )
+        _create(self.con, "samepage_observed", observed_text, "BLOB", pinned=False)
 
     def __enter__(self) -> Job:
         return self
@@ -277,10 +320,64 @@ class Job:
         self.con.close()
         self._spill.cleanup()
 
+    def columns(self, sources: Sequence[str], fmt: InputFormat) -> dict[str, str]:
+        """The input's columns and their DuckDB types, in order."""
+        rows = self.con.execute(f"DESCRIBE SELECT * FROM {_source(sources, fmt)}").fetchall()
+        return {str(row[0]): str(row[1]) for row in rows}
+
+    def keys_query(
+        self, sources: Sequence[str], fmt: InputFormat, column: str, *, keep_columns: bool
+    ) -> str:
+        """:func:`keys_query` for this input, after checking its columns.
+
+        Raises:
+            ValueError: the column is missing, or (``keep_columns``) the input already has a
+                column named ``key``.
+        """
+        found = self._url_column(sources, fmt, column)
+        taken = [name for name in found if name.casefold() == "key"]
+        if keep_columns and taken:
+            raise ValueError(
+                f"the input already has a column {taken[0]!r}; samepage adds its key as "
+                "'key': rename that column first (SELECT * RENAME) or print keys to stdout"
+            )
+        binary = found[column] == "BLOB"
+        return keys_query(sources, fmt, column, keep_columns=keep_columns, binary=binary)
+
+    def groups_query(
+        self, sources: Sequence[str], fmt: InputFormat, column: str, sample: int
+    ) -> str:
+        """:func:`groups_query` for this input, after checking its URL column.
+
+        Raises:
+            ValueError: the column is missing, or ``sample`` is below 1.
+        """
+        binary = self._url_column(sources, fmt, column)[column] == "BLOB"
+        return groups_query(sources, fmt, column, sample, binary=binary)
+
+    def _url_column(self, sources: Sequence[str], fmt: InputFormat, column: str) -> dict[str, str]:
+        found = self.columns(sources, fmt)
+        if column not in found:
+            names = ", ".join(repr(name) for name in list(found)[:10])
+            raise ValueError(f"no column {column!r} in the input; its columns: {names}")
+        return found
+
     def copy(self, query: str, out: str) -> None:
-        """Write the result of ``query`` to ``out`` (Parquet, CSV or JSON Lines)."""
+        """Write the result of ``query`` to ``out`` (Parquet, CSV or JSON Lines).
+
+        The file is written under a temporary name and renamed into place: readers never see
+        half a file, and a failed or killed job leaves ``out`` as it was (a temp file left by
+        a kill is removed by the next job writing ``out``).
+        """
         options = _COPY_OPTIONS[output_format(out)]
-        self.con.execute(f"COPY ({query}) TO {_literal(out)} ({options})")
+        target = Path(out)
+        remove_stale_temps(target)
+        temp = temp_path(target)
+        try:
+            self.con.execute(f"COPY ({query}) TO {_literal(os.fspath(temp))} ({options})")
+            os.replace(temp, target)
+        finally:
+            temp.unlink(missing_ok=True)
 
     def batches(self, query: str) -> Iterator[pa.RecordBatch]:
         """The result of ``query``, streamed in Arrow record batches."""
@@ -290,13 +387,38 @@ class Job:
         yield from reader(_BATCH_ROWS)
 
 
-def _source(sources: Sequence[str], fmt: InputFormat) -> str:
+def _source(sources: Sequence[str], fmt: InputFormat, column: str | None = None) -> str:
+    """The table function reading ``sources``; a CSV's URL ``column`` is read as text.
+
+    Without the type, DuckDB guesses the column's type from its first rows: a column of
+    numbers there and URLs later fails half-way through the file. No comment character is
+    sniffed: DuckDB would otherwise drop every row whose first field starts with ``#``.
+    """
     if not sources:
         raise ValueError("no input files")
     paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
     if fmt == "csv":
-        return f"read_csv({paths}, header = true)"
+        types = f", types = {{{_literal(column)}: 'VARCHAR'}}" if column is not None else ""
+        return f"read_csv({paths}, header = true, comment = ''{types})"
     return f"read_parquet({paths})"
+
+
+def error_line(message: str) -> str:
+    r"""DuckDB's error about an input file, on one line: the file (when it says) and why.
+
+    DuckDB's CSV errors run to twenty lines of reader settings; this keeps the file, the line
+    and the reason.
+
+    >>> error_line("Invalid Input Error: CSV Error on Line: 2\nOriginal Line: a,b\n"
+    ...            "Invalid unicode.\n\n  file = x.csv\n")
+    'x.csv: Invalid Input Error: CSV Error on Line: 2; Invalid unicode.'
+    """
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    named = [line.partition("=")[2].strip() for line in lines if line.startswith("file =")]
+    said = [line for line in lines[:4] if " = " not in line]
+    skip = ("Original Line", "Possible Solution", "Candidate bindings", "LINE ")
+    why = "; ".join(line for line in said if not line.startswith(skip))
+    return f"{named[0]}: {why}" if named else why
 
 
 def _ident(name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -338,6 +339,9 @@ def load_learned(source: LearnedSource) -> LearnedSet:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
+            if not stat.S_ISREG(path.stat().st_mode):
+                # A FIFO would block and /dev/zero never end: neither is a learned set.
+                raise LearnedFormatError(f"{path}: cannot read learned set: not a regular file")
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise LearnedFormatError(f"{path}: cannot read learned set: {exc}") from exc

@@ -27,7 +27,8 @@ import pyarrow as pa
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
-from samepage.arrow import normalize_array
+from samepage._files import refuse_overwrite
+from samepage.arrow import normalize_array, observed_text
 from samepage.learned import load_learned
 from samepage.normalizer import MIQPSNormalizer
 
@@ -91,12 +92,33 @@ def _key_udf(recipe: _Recipe, kind: UdfKind) -> Callable[[Column], Column]:
     return pandas_udf(pandas_keys, "string")  # type: ignore[call-overload,no-any-return]
 
 
+def _observed_udf(kind: UdfKind) -> Callable[[Column], Column]:
+    """A Spark function from a binary column to its text, bytes not UTF-8 percent-escaped."""
+    if kind == "arrow":
+
+        def arrow_text(urls: pa.Array) -> pa.Array:
+            return observed_text(urls)
+
+        return F.arrow_udf(arrow_text, "string")  # type: ignore[attr-defined,no-any-return]
+
+    import pandas as pd
+    from pyspark.sql.pandas.functions import pandas_udf
+
+    def pandas_text(urls: pd.Series) -> pd.Series:
+        return observed_text(pa.array(urls.tolist(), pa.binary())).to_pandas()
+
+    pandas_text.__annotations__ = {"urls": pd.Series, "return": pd.Series}
+    return pandas_udf(pandas_text, "string")  # type: ignore[call-overload,no-any-return]
+
+
 def with_key(
     df: DataFrame, column: str = "url", output: str = "key", **normalizer_options: Any
 ) -> DataFrame:
     """``df`` with a column ``output`` holding the key of the URL in ``column``.
 
-    The key is null where the URL is null or not a URL. The options are those of
+    The key is null where the URL is null or not a URL. A binary column (Parquet without the
+    UTF8 annotation) is keyed as ``normalize_url`` keys the same bytes: UTF-8, any other byte
+    kept as that byte. The options are those of
     :class:`~samepage.MIQPSNormalizer`; a ``learned`` path is read here, on the driver.
 
     Args:
@@ -121,19 +143,29 @@ def dedupe(
 
     The same result as ``samepage dedupe --out``: null URLs are skipped, values that are not
     URLs left out, the spellings are the alphabetically first distinct ones, largest groups
-    first. Each distinct URL is normalised once.
+    first. Each distinct URL is normalised once. A binary column's spellings are grouped as
+    bytes and shown as text, each byte that is not UTF-8 percent-escaped.
+
+    Raises:
+        ValueError: ``sample`` is below 1, or ``df`` has no column ``column``.
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, not {sample}")
-    url = F.col(column).cast("string").alias("url")
+    types = dict(df.dtypes)
+    if column not in types:
+        raise ValueError(f"no column {column!r} in the input; its columns: {list(types)[:10]}")
+    binary = types[column] == "binary"
+    url = (F.col(column) if binary else F.col(column).cast("string")).alias("url")
     spellings = df.select(url).where(F.col("url").isNotNull()).groupBy("url").count()
     keyed = with_key(spellings.withColumnRenamed("count", "n"), "url", "key", **normalizer_options)
+    shown = _observed_udf(_default_kind())(F.col("url")) if binary else F.col("url")
     rank = F.row_number().over(Window.partitionBy("key").orderBy("url"))
     ranked = keyed.where(F.col("key").isNotNull()).withColumn("rank", rank)
-    groups = ranked.groupBy("key").agg(
-        F.sum("n").cast("long").alias("count"),
-        F.sort_array(F.collect_list(F.when(F.col("rank") <= sample, F.col("url")))).alias("urls"),
-    )
+    ranked = ranked.withColumn("shown", shown)
+    # Spellings in the order of the URLs themselves (bytes, for a binary column).
+    picked = F.when(F.col("rank") <= sample, F.struct("rank", "shown"))
+    urls = F.transform(F.sort_array(F.collect_list(picked)), lambda pick: pick["shown"])
+    groups = ranked.groupBy("key").agg(F.sum("n").cast("long").alias("count"), urls.alias("urls"))
     return groups.orderBy(F.col("count").desc(), F.col("key"))
 
 
@@ -184,7 +216,12 @@ def _parser() -> argparse.ArgumentParser:
         "--output-format", choices=("parquet", "json"), default="parquet", help="%(default)s"
     )
     job.add_argument("--sample", type=int, default=5, help="spellings kept per key (5)")
-    job.add_argument("--overwrite", action="store_true", help="replace OUTPUT if it exists")
+    job.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace OUTPUT if it exists (an OUTPUT that is, holds or is inside INPUT is "
+        "always refused)",
+    )
     return parser
 
 
@@ -194,13 +231,32 @@ def _input_format(path: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a job in the active Spark session (one is created if there is none)."""
+    """Run a job in the active Spark session (one is created if there is none).
+
+    Exit status 0, or 2 with one line on stderr: an output that would replace or be read as
+    the input (checked before Spark starts), a bad option, a missing path or column, or a
+    failed job (Spark's own error, its first line).
+    """
     args = _parser().parse_args(argv)
-    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+    try:
+        refuse_overwrite(os.fspath(args.output), [args.input], folders=True)
+        _run(args)
+    except Exception as exc:  # every failure is reported on one line
+        print(f"samepage.spark: {_first_line(exc)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _run(args: argparse.Namespace) -> None:
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    if not submitted:
         # Run with python -m, not spark-submit: this process starts a local Spark, whose
         # Python workers must be this interpreter, the one with samepage installed.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = SparkSession.builder.appName("samepage dedupe").getOrCreate()
+    if not submitted:
+        # A failed task logs Java stack traces; the error is reported on one line instead.
+        spark.sparkContext.setLogLevel("OFF")
     fmt = args.input_format or _input_format(args.input)
     reader = spark.read.option("header", "true") if fmt == "csv" else spark.read
     groups = dedupe(
@@ -212,7 +268,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     writer = groups.write.mode("overwrite" if args.overwrite else "errorifexists")
     writer.format(args.output_format).save(os.fspath(args.output))
-    return 0
+
+
+def _first_line(exc: BaseException) -> str:
+    """What went wrong, on one line: a Java error's own message rather than py4j's wrapper."""
+    java = getattr(exc, "java_exception", None)
+    text = str(java) if java is not None else str(exc)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    line = lines[0] if lines else type(exc).__name__
+    return line if len(line) <= 400 else line[:400] + "..."
 
 
 if __name__ == "__main__":

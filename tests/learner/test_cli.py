@@ -65,12 +65,26 @@ def test_unwritable_output_fails_before_any_work(domains: Path, tmp_path: Path) 
     assert "cannot write there" in result.stderr
 
 
+def test_output_in_a_folder_only_the_permissions_call_writable_is_refused(
+    domains: Path, tmp_path: Path
+) -> None:
+    # The permission check says yes to root under /proc, where no file can be created.
+    if not os.access("/proc", os.W_OK):
+        pytest.skip("needs a folder that passes the permission check but takes no file")
+    result = run("crawl", str(domains), "--out", "/proc/learned.json")
+    assert result.returncode == 2
+    assert "--out /proc/learned.json: cannot write there: /proc" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["--resolve", "shop.test"], "expected HOST=ADDR:PORT"),
         (["--resolve", "shop.test=local_host:80"], "not an IP address or host name"),
-        (["--samples", "0"], "samples: must be at least 1"),
+        (["--samples", "0"], "--samples: must be between 1 and 1000"),
+        (["--concurrency", "100000"], "--concurrency: must be between 1 and 64"),
+        (["--top-patterns", "1000000000"], "--top-patterns: must be between 1 and 1000"),
         (["--min-samples", "20"], "--min-samples: must be between 1 and samples"),
     ],
 )
@@ -162,7 +176,7 @@ def test_bad_domains_file_lines_exit_2(tmp_path: Path, line: str, message: str) 
         (["--timeout", "inf"], "--timeout: must be a finite number, not inf"),
         (["--timeout", "nan"], "--timeout: must be a finite number, not nan"),
         (["--delay", "inf"], "--delay: must be a finite number, not inf"),
-        (["--concurrency", "0"], "--concurrency: must be at least 1"),
+        (["--concurrency", "0"], "--concurrency: must be between 1 and 64"),
         (["--max-flip-fraction", "2"], "--max-flip-fraction: must be in [0, 1]"),
     ],
 )

@@ -26,7 +26,10 @@ def test_defaults_file_then_command_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "values, message",
     [
-        ({"samples": 0}, "samples: must be at least 1"),
+        ({"samples": 0}, "samples: must be between 1 and 1000"),
+        ({"samples": 1001}, "samples: must be between 1 and 1000"),
+        ({"top_patterns": 10**9}, "top_patterns: must be between 1 and 1000"),
+        ({"concurrency": 100_000}, "concurrency: must be between 1 and 64"),
         ({"min_samples": 9}, "min_samples: must be between 1 and samples"),
         ({"threshold": 1.5}, "threshold: must be in"),
         ({"bogus": 1}, "bogus: unknown setting"),
@@ -124,6 +127,9 @@ def test_integers_are_accepted_for_seconds() -> None:
         ("a.example:" + "9" * 5000, "out of range"),
         ("http://" + "1" * 5000, "out of range"),
         ("http://[fe80::1%25eth0]", "zone id"),
+        # No DNS name has such a label: the fetcher's IDNA codec would raise on it.
+        ("a" * 64 + ".example", "a host name label has at most 63 characters"),
+        ("http://www." + "b" * 70 + ".example:8080", "a host name label has at most 63"),
     ],
 )
 def test_odd_domain_lines_are_refused(line: str, message: str) -> None:

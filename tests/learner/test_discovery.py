@@ -199,3 +199,24 @@ def test_parse_sitemap_index_and_gzip() -> None:
 def test_extract_links_honours_base_and_drops_fragments() -> None:
     page = '<base href="http://h.test/dir/"><a href="p?q=1#frag">p</a><area href="../r">'
     assert extract_links(page, "http://h.test/") == ["http://h.test/dir/p?q=1", "http://h.test/r"]
+
+
+async def test_hostile_sitemap_and_link_urls_are_skipped_not_fatal() -> None:
+    # urlsplit raises ValueError on a broken IPv6 literal: one such <loc> or link used to
+    # end the whole crawl.
+    site = Site("odd.test")
+    hostile = ["http://[::1", "http://[zz]/p?id=1", "http://" + "a" * 64 + ".test/"]
+    site.routes["/robots.txt"] = lambda r: Response(
+        200, "User-agent: *\nAllow: /\nSitemap: http://[::1/sitemap.xml\n", "text/plain"
+    )
+    locs = "".join(f"<url><loc>{u}</loc></url>" for u in [*hostile, "http://odd.test/p?id=2"])
+    site.routes["/sitemap.xml"] = lambda r: Response(
+        200,
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>',
+        "application/xml",
+    )
+    links = "".join(f'<a href="{u}">x</a>' for u in [*hostile, "/p?id=3"])
+    site.routes["/"] = lambda r: Response(200, f"<html><body>{links}</body></html>")
+    with SiteServer([site]) as server:
+        urls, _ = await run(server, "odd.test", max_pages=2)
+    assert urls == ["http://odd.test/p?id=2", "http://odd.test/p?id=3", "http://odd.test/"]

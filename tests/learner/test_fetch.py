@@ -183,3 +183,49 @@ async def test_https_sends_sni_of_original_host(tls_listener: tuple[int, list[st
             timeout_s=5,
         )
     assert names == ["secure.test"]
+
+
+@pytest.fixture
+def redirector() -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 answering ``/to?...`` with a 302 to the raw query text."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import unquote
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(302)
+            self.send_header("Location", unquote(self.path.partition("?")[2]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        "http://" + "a" * 64 + ".example/robots.txt",  # IDNA: label too long (UnicodeError)
+        "http://a..example/robots.txt",  # an empty label (UnicodeError)
+        "http://[::1/robots.txt",  # a broken IPv6 literal (ValueError)
+        "http://a%20b.example/",  # a space in the host (InvalidURL)
+        "http://a b.example/",
+        "http://" + "\u00e9" * 70 + ".example/",
+    ],
+)
+async def test_a_hostile_redirect_is_a_fetch_error_not_a_crash(
+    redirector: str, location: str
+) -> None:
+    from urllib.parse import quote
+
+    with pytest.raises(FetchError) as caught:
+        await fetch(f"{redirector}/to?{quote(location)}", resolve=None, user_agent=UA, timeout_s=5)
+    assert caught.value.url.startswith(redirector)
+    assert caught.value.reason

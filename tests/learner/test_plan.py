@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.bench_plan import domains, generate_log
-from learner.cli import main
+from learner.cli import _read_urls, main
+from learner.errors import ConfigError
 from learner.plan import DomainPlan, PlanSettings, plan_urls
 from learner.plan_file import plan_rows, read_plan, write_plan
 from learner.plan_logs import plan_files
-from learner.sampling import MAX_GROUP_URLS, group_by_pattern
+from learner.sampling import MAX_GROUP_URLS, group_by_pattern, without_param
 from learner.targets import parse_target
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
@@ -149,18 +157,27 @@ def test_the_single_process_learner_does_not_import_ray() -> None:
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
-def test_a_text_log_with_bytes_that_are_not_utf8_plans_as_in_memory(tmp_path: Path) -> None:
+def test_a_text_log_keeps_bytes_as_observed_and_plans_as_in_memory(tmp_path: Path) -> None:
+    # Bytes that are not UTF-8 are kept, percent-escaped: replacing them (U+FFFD) would
+    # render URLs nobody observed and merge distinct bytes. A BOM, CRLF and a lone CR do not
+    # stop the plan, and split lines as crawl --urls reads them.
     log = tmp_path / "urls.txt"
     log.write_bytes(
-        b"http://shop.test/item?id=1&q=caf\xc3\xa9\n"
-        b"http://shop.test/item?id=2&q=caf\xe9\n"  # Latin-1, not UTF-8
+        b"\xef\xbb\xbfhttp://shop.test/item?id=1&q=caf\xc3\xa9\r\n"
+        b"http://shop.test/item?id=2&q=caf\xe9\r"  # Latin-1, not UTF-8; a lone CR
+        b"http://shop.test/item?id=2&q=caf\xe8\n"
         b"http://shop.test/item?id=\xff3&q=x\n"
     )
     targets = [parse_target("http://shop.test")]
-    with open(log, encoding="utf-8", errors="replace") as handle:
-        expected = plan_urls(targets, handle.read().splitlines(), SETTINGS)
+    expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
     (shop,) = expected
-    assert "http://shop.test/item?id=2&q=caf\ufffd" in shop.groups[0].urls
+    assert shop.urls == 4
+    assert set(shop.groups[0].urls) == {
+        "http://shop.test/item?id=1&q=caf\u00e9",
+        "http://shop.test/item?id=2&q=caf%E9",
+        "http://shop.test/item?id=2&q=caf%E8",
+        "http://shop.test/item?id=%FF3&q=x",
+    }
     assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
 
 
@@ -178,3 +195,132 @@ def test_a_csv_log_that_is_not_utf8_stops_with_one_line_naming_it(
     assert len(err.splitlines()) == 1
     assert f"--urls {log}: " in err and "not utf-8" in err
     assert not out.exists()
+
+
+def _edited_plan(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Path:
+    """A JSON Lines plan of the fixture's shop, its first pattern row changed by ``edit``."""
+    (shop,) = plan_urls([parse_target("http://shop.test")], observed_urls(), SETTINGS)
+    rows = plan_rows(shop, SETTINGS)
+    edit(rows[0])
+    out = tmp_path / "plan.jsonl"
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return out
+
+
+def _without_id(row: dict[str, Any]) -> None:
+    assert "id" in row["pattern"].split("&")
+    row["urls"] = [without_param(u, "id") for u in row["urls"]]
+    row["statics"] = [without_param(u, "id") for u in row["statics"]]
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        # URLs that lack a parameter of the pattern: "without id" would be the URL itself.
+        (_without_id, "does not match its row"),
+        (lambda row: row.update(pattern=row["pattern"] + "&zz"), "does not match its row"),
+        (lambda row: row["statics"].reverse(), "does not match its row"),
+        (lambda row: row.update(top_patterns=20.9), "top_patterns must be an integer"),
+        (lambda row: row.update(count=True), "count must be an integer"),
+        (lambda row: row.update(urls="http://shop.test/"), "urls must be a list of strings"),
+    ],
+)
+def test_a_plan_that_does_not_hold_its_patterns_is_refused(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    path = _edited_plan(tmp_path, edit)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        read_plan(str(path))
+
+
+def test_a_plan_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "plan.jsonl"
+    os.mkfifo(fifo)  # nobody writes: reading it would block for ever
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    # In a process of its own, so that a reader that blocks fails the test, not the run.
+    result = subprocess.run(
+        [sys.executable, "-m", "learner", "crawl", str(listed), "--plan", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"learner: plan {fifo}: not a regular file\n"
+
+
+def test_a_temp_plan_left_by_a_killed_run_is_removed(tmp_path: Path) -> None:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    stale = tmp_path / f".plan.jsonl.{child.pid}-0badc0de.tmp"
+    stale.write_text("half a plan")
+    write_plan(plan_urls(FIXTURE_TARGETS[:1], [], SETTINGS), str(tmp_path / "plan.jsonl"), SETTINGS)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.jsonl"]
+
+
+@pytest.mark.parametrize("command", ["plan", "crawl"])
+def test_an_out_that_names_an_input_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "urls.jsonl"
+    log.write_text("http://shop.test/item?id=1\n")
+    listed = tmp_path / "domains.txt"
+    listed.write_text("http://shop.test\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(log)
+    cases = [(str(log), str(log)), (str(log), str(link))]
+    if command == "plan":  # the next plan of logs/*.jsonl would read it
+        cases.append((str(logs / "*.jsonl"), str(logs / "new.jsonl")))
+    else:
+        cases.append((str(log), str(listed)))
+    for urls, out in cases:
+        status = main([command, str(listed), "--urls", urls, "--out", out])
+        err = capsys.readouterr().err
+        assert status == 2 and "would overwrite or be read as the input" in err, err
+        assert err.count("\n") == 1
+    assert log.read_text() == "http://shop.test/item?id=1\n"
+    assert sorted(p.name for p in logs.iterdir()) == ["urls.jsonl"]
+
+
+_LOG_PIECES = [
+    b"http://shop.test/item?id=1&q=x",
+    b"http://shop.test/item?id=",
+    b"&q=",
+    b"\xff",
+    b"\xc3\xa9",
+    b"\xef\xbb\xbf",
+    b"\r",
+    b"\n",
+    b"\r\n",
+    b"#",
+    b" ",
+    b"%",
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.binary(max_size=8), st.sampled_from(_LOG_PIECES)), max_size=30))
+def test_any_bytes_in_a_text_log_plan_as_crawl_urls_reads_them(pieces: list[bytes]) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        log = Path(name) / "urls.txt"
+        log.write_bytes(b"".join(pieces))
+        targets = [parse_target("http://shop.test")]
+        expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
+        assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
+        for group in expected[0].groups:
+            for url in group.urls:
+                url.encode("utf-8")  # what the browser is sent is text: no lone surrogates
+
+
+def test_a_gzipped_text_log_plans_as_the_plain_one(tmp_path: Path) -> None:
+    import gzip
+
+    text = "\n".join(observed_urls()).encode() + b"\nhttp://shop.test/item?id=9&q=\xe2\x82\xac\n"
+    (tmp_path / "urls.txt").write_bytes(text)
+    (tmp_path / "urls.txt.gz").write_bytes(gzip.compress(text))
+    plain = list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt")], SETTINGS))
+    assert list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt.gz")], SETTINGS)) == plain
+    shop = _by_key(plain)["shop.test"]
+    assert any("q=\u20ac" in url for group in shop.groups for url in group.urls)

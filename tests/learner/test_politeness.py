@@ -367,3 +367,45 @@ async def test_polite_fetcher_paces_and_honours_retry_after(robots_server: SiteS
     # Back-off waits the Retry-After (4 s); the slot then needs no further wait; the third
     # request waits the 1 s delay.
     assert fake.sleeps == [4.0, 1.0]
+
+
+async def test_a_retry_after_beyond_the_budget_closes_the_host_without_stalling_it() -> None:
+    # An hour's Retry-After used to push the host's next slot an hour back: every later
+    # request of the domain slept until the domain's time limit.
+    site = Site("closed.test")
+
+    @site.route("/page")
+    def page(request: Request) -> Response:
+        return Response(429, "<h1>Go away</h1>", headers={"Retry-After": "3600"})
+
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=1.0, jitter_s=0.0)
+    with SiteServer([site]) as server:
+        polite = polite_fetcher(
+            fetcher_for(server),
+            limiter=pacer,
+            policy=RetryPolicy(max_delay_s=60.0),
+            sleep=fake.sleep,
+        )
+        first = await polite("http://closed.test/page")
+        assert first.status == 429  # the retries end at once
+        with pytest.raises(FetchError, match=r"asked for 3600 s more \(Retry-After\)") as caught:
+            await polite("http://closed.test/page?next=1")
+        assert not caught.value.transient
+        assert [r.query for r in server.requests_for("closed.test")] == [""]  # never sent
+    assert fake.sleeps == []  # nothing waited
+    assert pacer.closed_for("closed.test") == pytest.approx(3600.0)
+    assert pacer.closed_for("other.test") == 0.0
+    async with pacer.slot("other.test"):
+        pass
+    assert fake.sleeps == []
+
+
+async def test_a_retry_after_within_the_budget_still_holds_the_host_back() -> None:
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=0.0, jitter_s=0.0)
+    pacer.note_retry_after("shop.test", 30.0, budget_s=60.0)
+    assert pacer.closed_for("shop.test") == 0.0
+    async with pacer.slot("shop.test"):
+        pass
+    assert fake.sleeps == [30.0]

@@ -303,3 +303,28 @@ def test_a_ray_run_folder_reports_the_comparisons_and_images_of_its_domains(
     assert index.read_text(encoding="utf-8") == single_page
     copied = sorted(p.name for p in (tmp_path / "out" / "evidence").iterdir())
     assert copied and copied == sorted(p.name for p in (report.parent / "evidence").iterdir())
+
+
+def test_a_symbolic_link_in_evidence_is_never_copied_into_the_report(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    _hostile_run(run)
+    secret = tmp_path / "outside.txt"
+    secret.write_text("a file the report must not publish")
+    (run / "evidence" / "good.jpg").unlink()
+    (run / "evidence" / "good.jpg").symlink_to(secret)
+    index = write_report(run, tmp_path / "out")
+    assert 'src="evidence/good.jpg"' not in index.read_text(encoding="utf-8")
+    copied = tmp_path / "out" / "evidence"
+    assert not copied.exists() or list(copied.iterdir()) == []
+
+
+def test_a_linked_evidence_folder_is_never_read(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    _hostile_run(run)
+    elsewhere = tmp_path / "elsewhere"
+    (run / "evidence").rename(elsewhere)
+    (run / "evidence").symlink_to(elsewhere)
+    index = write_report(run, tmp_path / "out")
+    assert 'src="evidence/good.jpg"' not in index.read_text(encoding="utf-8")

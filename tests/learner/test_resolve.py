@@ -27,9 +27,7 @@ async def test_a_host_name_target_and_a_wildcard_reach_the_server_for_fetch_and_
         port = server.address.rpartition(":")[2]
         # A host name as the address, and a rule for every subdomain.
         resolve = resolve_entries([f"*.wild.test=localhost:{port}"])
-        plain = await fetch(
-            "http://www.wild.test/", resolve=resolve, user_agent="t", timeout_s=10
-        )
+        plain = await fetch("http://www.wild.test/", resolve=resolve, user_agent="t", timeout_s=10)
         async with Renderer(
             render_settings, executable=browser_choice.executable, resolve=resolve
         ) as renderer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -123,3 +124,26 @@ async def test_run_files_follow_the_umask_and_keep_a_replaced_mode(tmp_path: Pat
         os.umask(old)
     assert (tmp_path / "stats.json").stat().st_mode & 0o777 == 0o644
     assert (tmp_path / "run.json").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("name", ["checkpoint.jsonl", "lock", "evidence"])
+async def test_a_run_folder_never_follows_a_symbolic_link(tmp_path: Path, name: str) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    (folder / name).symlink_to(victim)
+    with pytest.raises(ConfigError, match=f"{name} is a symbolic link"):
+        async with _store(folder):
+            pass
+    assert victim.read_text() == "precious\n"  # neither truncated nor appended to
+
+
+async def test_evidence_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.jpg"
+    async with RunStore(tmp_path / "run", scope="s", evidence_budget_bytes=100) as store:
+        name = hashlib.sha1(b"u2").hexdigest()[:16] + ".jpg"  # where "u2" is saved
+        (store.evidence_dir / name).symlink_to(victim)  # dangling: a write would create it
+        store.save_image("u2", ".jpg", b"image")
+        assert store.evidence_bytes == 0
+    assert not victim.exists()

@@ -51,5 +51,5 @@ def test_empty_null_and_non_string_arrays(pa: Any) -> None:
 
     assert normalize_array(pa.array([], type=pa.string())).to_pylist() == []
     assert normalize_array(pa.array([None, None])).to_pylist() == [None, None]
-    with pytest.raises(TypeError, match="expected an array of strings, not int64"):
+    with pytest.raises(TypeError, match="expected an array of strings or bytes, not int64"):
         normalize_array(pa.array([1, 2]))

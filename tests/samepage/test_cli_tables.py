@@ -96,7 +96,7 @@ def test_usage_errors(crawl: Path, tmp_path: Path) -> None:
     out = run("normalize", str(text), "--out", str(tmp_path / "o.parquet"))
     assert out.returncode == 2 and "--out needs Parquet or CSV input" in out.stderr
     column = run("dedupe", str(crawl), "--column", "uri")
-    assert column.returncode == 2 and '"uri" not found' in column.stderr
+    assert column.returncode == 2 and "no column 'uri' in the input" in column.stderr
     suffix = run("normalize", str(crawl), "--out", str(tmp_path / "o.xlsx"))
     assert (
         suffix.returncode == 2 and "must end in .parquet, .csv, .jsonl or .ndjson" in suffix.stderr

@@ -61,7 +61,9 @@ def test_with_key_reads_the_learned_file_once_on_the_driver(spark: Any, tmp_path
     assert {r[0] for r in keyed.select(builds("url")).collect()} == {1}
 
 
-def test_dedupe_job_matches_the_duckdb_cli(spark: Any, tmp_path: Path) -> None:
+def test_dedupe_job_matches_the_duckdb_cli(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     duckdb = engine("duckdb")
     from samepage.spark import main
 
@@ -89,8 +91,9 @@ def test_dedupe_job_matches_the_duckdb_cli(spark: Any, tmp_path: Path) -> None:
     # Two shop URLs with one key once the learned set drops sessionid, each 8 times.
     counts = {key: count for key, count, _ in want}
     assert len(want) > 100 and counts["https://shop.example/p?color=red&id=7"] == 16
-    with pytest.raises(Exception, match="already exists"):
-        main([*argv, "--output-format", "json"])
+    assert main([*argv, "--output-format", "json"]) == 2  # one line, no Java trace
+    said = capsys.readouterr().err
+    assert "already exists" in said and said.count("\n") == 1 and "Traceback" not in said
     assert main([*argv, "--output-format", "json", "--overwrite"]) == 0
     lines = [
         json.loads(line)
@@ -99,3 +102,54 @@ def test_dedupe_job_matches_the_duckdb_cli(spark: Any, tmp_path: Path) -> None:
         for line in (out / name).read_text("utf-8").splitlines()
     ]
     assert sorted((g["key"], g["count"]) for g in lines) == sorted((k, c) for k, c, _ in want)
+
+
+def test_binary_column_is_keyed_as_its_bytes_as_duckdb_does(spark: Any, tmp_path: Path) -> None:
+    # A cast to string would not key 0xFF as normalize_url keys the byte.
+    duckdb = engine("duckdb")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from samepage.duckdb import dedupe_file
+    from samepage.spark import dedupe
+
+    values = [
+        b"https://a.example/\xff",
+        b"https://a.example/xFF",
+        b"https://a.example/%FF",
+        b"https://a.example/caf\xc3\xa9?id=1&utm_source=x",
+        b"not a url \xfe",
+        None,
+    ]
+    source = tmp_path / "raw.parquet"
+    pq.write_table(pa.table({"url": pa.array(values, pa.binary())}), source)
+    got = dedupe(spark.read.parquet(str(source)), "url").collect()
+    reference = tmp_path / "reference.parquet"
+    dedupe_file([str(source)], str(reference))
+    want = duckdb.sql(f"SELECT key, count, urls FROM '{reference}'").fetchall()
+    assert sorted((r.key, r["count"], r.urls) for r in got) == sorted(want)
+    assert ("https://a.example/%FF", 2, ["https://a.example/%FF", "https://a.example/%FF"]) in [
+        (k, c, u) for k, c, u in want
+    ]
+
+
+def test_job_errors_are_one_line_and_outputs_never_replace_the_input(
+    spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from samepage.spark import main
+
+    source = tmp_path / "crawl"
+    _frame(spark, ["https://a.example/"]).write.parquet(str(source))
+    before = sorted(p.name for p in source.iterdir())
+    for output in (source, source / "groups", tmp_path):
+        assert main(["dedupe", str(source), str(output), "--overwrite"]) == 2
+        said = capsys.readouterr().err
+        assert "would overwrite or be read as the input" in said and said.count("\n") == 1
+    assert sorted(p.name for p in source.iterdir()) == before
+    assert main(["dedupe", str(source), str(tmp_path / "out"), "--column", "uri"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("samepage.spark: ") and said.count("\n") == 1
+    assert "uri" in said and "Traceback" not in said
+    assert main(["dedupe", str(tmp_path / "missing"), str(tmp_path / "out2")]) == 2
+    said = capsys.readouterr().err
+    assert "missing" in said and said.count("\n") == 1 and "Traceback" not in said
