@@ -33,7 +33,8 @@ def normalize_array(
     Args:
         array: a ``string``, ``large_string`` or ``string_view`` array, a binary array (its
             bytes read as UTF-8, any other byte kept as that byte, so a value is keyed exactly
-            as ``normalize_url`` keys the same bytes read with ``surrogateescape``), a
+            as ``normalize_url`` keys the same bytes read with ``surrogateescape``; a byte
+            that a non-http value keeps is written as its percent-escape), a
             dictionary array of these (each distinct value is normalised once), or a chunked
             array of these.
         normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
@@ -111,5 +112,9 @@ def _normalize_chunk(array: pa.Array, norm: MIQPSNormalizer, errors: Errors) -> 
         # distinct value, then the keys are gathered by index.
         keys = _normalize_chunk(array.dictionary, norm, errors)
         return keys.take(array.indices)
-    values = _decoded(array) if _is_binary(array.type) else array.to_pylist()
-    return pa.array(norm.normalize_many(values, errors=errors), type=out_type)
+    if not _is_binary(array.type):
+        return pa.array(norm.normalize_many(array.to_pylist(), errors=errors), type=out_type)
+    # A value that is not http(s) comes back as it is: a byte that is not UTF-8 is then
+    # written as its percent-escape, the only way a text key can hold it.
+    keys = norm.normalize_many(_decoded(array), errors=errors)
+    return pa.array([None if k is None else escape_undecodable(k) for k in keys], type=out_type)

@@ -86,7 +86,9 @@ def _key(value: Any) -> str | None:
     if text is None:
         return None
     try:
-        return normalize_url(text)
+        # As text keys carry it: a byte kept by surrogateescape (a non-http value comes back
+        # as it is) is written as its percent-escape.
+        return escape_undecodable(normalize_url(text))
     except InvalidURL:
         return None
 
@@ -162,6 +164,7 @@ def _check_plan(source: Path, values: list[Any]) -> None:
     assert got == {p.key: p for p in plan_urls(targets, observed, plan_settings)}
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(_COLUMNS)
 def test_parquet_columns_of_any_type_key_as_normalize_url(column: tuple[str, list[Any]]) -> None:
