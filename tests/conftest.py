@@ -12,6 +12,7 @@ pytest_plugins = (
     "tests.plugins.site",
     "tests.plugins.crawl",
     "tests.plugins.engines",
+    "tests.plugins.apps",
 )
 
 _PROXY_VARIABLES = (

@@ -1,0 +1,58 @@
+"""The learner on real third-party applications: Datasette, a Sphinx site and Trac.
+
+Each application is served on 127.0.0.1 with generated content (``tests/apps``); its
+observed-URL log and the verdict every studied parameter must get, with the reason from the
+application's code or documentation, are beside it. A parameter kept for want of evidence
+(its pages never settled, too few samples) is safe, but decides nothing: every studied
+parameter here must be decided by comparisons.
+"""
+
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+
+from tests.apps.truth import decided_by_evidence, evidence_share, studied
+from tests.plugins.apps import AppRun, ServedApp
+
+pytestmark = pytest.mark.apps
+
+
+def test_every_observed_url_answers_200_without_redirect(served_app: ServedApp) -> None:
+    server = served_app.server
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for url in served_app.app.observed_urls():
+        path = url.split(served_app.app.host, 1)[1]
+        request = urllib.request.Request(
+            f"http://{server.address}{path}", headers={"Host": served_app.app.host}
+        )
+        with opener.open(request, timeout=10) as response:
+            assert (response.status, response.url) == (200, request.full_url), url
+
+
+@pytest.mark.browser
+def test_verdicts_match_the_applications_code(app_run: AppRun) -> None:
+    got = {
+        pattern: {name: verdict.verdict for name, verdict in params.items()}
+        for pattern, params in studied(app_run.result.learned, app_run.app.host).items()
+    }
+    expected = {
+        pattern: {name: truth.verdict for name, truth in params.items()}
+        for pattern, params in app_run.app.truth.items()
+    }
+    assert got == expected
+
+
+@pytest.mark.browser
+def test_every_studied_parameter_is_decided_by_evidence(app_run: AppRun) -> None:
+    verdicts = studied(app_run.result.learned, app_run.app.host)
+    undecided = {
+        f"{pattern}: {name}": verdict.reason
+        for pattern, params in verdicts.items()
+        for name, verdict in params.items()
+        if not decided_by_evidence(verdict)
+    }
+    assert undecided == {}
+    expected = sum(len(params) for params in app_run.app.truth.values())
+    assert evidence_share(verdicts) == (expected, expected)
