@@ -1,13 +1,20 @@
 """Capture one page in an open browser context: load, wait until ready, scroll, screenshot.
 
 The readiness rule (``docs/fingerprint.md``): a page is captured once nothing is in flight
-(no request seen by the browser, no ``fetch`` or XHR seen by the page), no one-shot timer or
-animation frame is due within ``timer_horizon_s``, and the DOM has been quiet for
-``quiet_window_s``, all within ``page_timeout_s``. Work that repeats forever (a ticking
-clock, a carousel) is noise, not loading (:mod:`learner.page_scripts`). Before the capture
-the page is scrolled through to the capture height, so sections loaded on view load, and
-then must be ready again. A page that never meets the rule is still captured, marked
-unsettled: it may show a change, never prove that nothing changed.
+(no request seen by the browser, no ``fetch`` or XHR seen by the page), no one-shot timer,
+animation frame or idle callback is due within ``timer_horizon_s``, and the DOM has been
+quiet for ``quiet_window_s``, all within ``page_timeout_s``. Work that repeats forever (a
+ticking clock, a carousel, a poll, a live feed) is noise, not loading
+(:mod:`learner.page_scripts`); so are streams that never end by design (media,
+WebSockets, server-sent events, beacons).
+
+A page pays only for what it does: the screenshot is taken as soon as nothing is pending
+and the DOM has been still for a moment, and the quiet window is then waited out around it:
+the capture counts only if nothing that counts as loading happened from just before the
+screenshot until the window was over. A page that is quiet at once is so captured at once.
+Before the screenshot a page taller than the viewport is scrolled through to the capture
+height, so sections loaded on view load. A page that never meets the rule is still
+captured, marked unsettled: it may show a change, never prove that nothing changed.
 """
 
 from __future__ import annotations
@@ -37,6 +44,10 @@ _T = TypeVar("_T")
 # The longest one readiness check waits in the page before reporting back.
 _CHECK_S = 1.0
 _SCROLL_PASSES = 3
+# How long the DOM must be still before the screenshot; the quiet window is waited out after.
+_SHOT_QUIET_S = 0.1
+# Requests that stay open by design: they never hold a page, and do not count as it moving.
+_STREAMS = frozenset({"media", "websocket", "eventsource", "ping"})
 
 
 class PageWatch:
@@ -55,6 +66,8 @@ class PageWatch:
         self.retry_after: str | None = None
         self.failure: tuple[str, RenderCause] | None = None
         self.failed = asyncio.Event()
+        self.polls: set[str] = set()
+        """URLs the page polls (reported by the readiness script); their requests are noise."""
         self._first_navigation = True
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
@@ -101,10 +114,13 @@ class PageWatch:
             return False
 
     def _on_request(self, request: Request) -> None:
+        if not self._is_main_navigation(request):
+            if request.resource_type not in _STREAMS and request.url not in self.polls:
+                self.requests_started += 1
+                self.inflight.add(request)
+            return
         self.requests_started += 1
         self.inflight.add(request)
-        if not self._is_main_navigation(request):
-            return
         if self._first_navigation:
             self._first_navigation = False
             return
@@ -117,8 +133,9 @@ class PageWatch:
             self.fail(f"redirected to another host: {target}", RenderCause.OTHER_HOST)
 
     def _on_done(self, request: Request) -> None:
-        self.inflight.discard(request)
-        self.last_request_end = time.monotonic()
+        if request in self.inflight:
+            self.inflight.discard(request)
+            self.last_request_end = time.monotonic()
 
     def _on_response(self, response: Response) -> None:
         if self._is_main_navigation(response.request) and not 300 <= response.status < 400:
@@ -174,12 +191,12 @@ class _Capture:
                 return None
             raise
 
-    async def wait_ready(self) -> tuple[bool, str, dict[str, Any]]:
-        """Wait until the page meets the readiness rule or time runs out.
+    async def wait_ready(self, quiet: float) -> tuple[bool, str, dict[str, Any]]:
+        """Wait until nothing is pending and the page has been quiet for ``quiet`` seconds.
 
-        Returns whether it did, what was still going on if not, and the last state seen.
+        Returns whether it did before time ran out, what was still going on if not, and
+        the last state seen.
         """
-        quiet = self.s.quiet_window_s
         network_wait_started: float | None = None
         state: dict[str, Any] = {}
         while True:
@@ -193,6 +210,7 @@ class _Capture:
             if got is None:  # navigated: the new document starts over
                 continue
             state = dict(got)
+            self._forget_polls(state.get("polls", ()))
             network_quiet = self.watch.network_quiet_for() >= quiet
             if state["ready"] and network_quiet:
                 return True, "", state
@@ -208,22 +226,32 @@ class _Capture:
             else:
                 network_wait_started = None
 
+    def _forget_polls(self, polls: Any) -> None:
+        """Stop waiting for requests of URLs the page turned out to poll."""
+        fresh = {str(url) for url in polls} - self.watch.polls
+        if fresh:
+            self.watch.polls |= fresh
+            self.watch.inflight = {r for r in self.watch.inflight if r.url not in fresh}
+
     async def scroll_through(self) -> tuple[bool, str, dict[str, Any]]:
         """Scroll to the capture height so that sections loaded on view load, then wait.
 
-        Returns what :meth:`wait_ready` returns; a scroll that started no request and
-        changed nothing needs no second wait.
+        Returns what :meth:`wait_ready` returns; a page no taller than the viewport is not
+        scrolled, and a scroll that started no request and changed nothing needs no wait.
         """
         reached = 0
         outcome: tuple[bool, str, dict[str, Any]] = (True, "", {})
         for _ in range(_SCROLL_PASSES):
-            before = (await self.probe())["changes"], self.watch.requests_started
+            probe = await self.probe()
+            if reached == 0 and int(probe["height"]) <= self.s.viewport_height:
+                return outcome
+            before = probe["changes"], self.watch.requests_started
             got = await self.evaluate(SCROLL_THROUGH, [self.s.max_page_height, reached], 5.0)
             if got is None:
-                return await self.wait_ready()
+                return await self.wait_ready(_SHOT_QUIET_S)
             after = (await self.probe())["changes"], self.watch.requests_started
             if after != before:
-                outcome = await self.wait_ready()
+                outcome = await self.wait_ready(_SHOT_QUIET_S)
             grown = int(got["height"]) > int(got["reached"])
             reached = int(got["reached"])
             if not outcome[0] or not grown or reached >= self.s.max_page_height:
@@ -246,7 +274,7 @@ class _Capture:
                 full_page=True,
                 clip={"x": 0, "y": 0, "width": self.s.viewport_width, "height": height},
                 animations="disabled",
-                caret="hide",
+                caret="initial",  # hidden by the readiness script's style sheet, with no node
                 scale="css",
             ),
             self.url,
@@ -268,7 +296,8 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
     response = await watch.race(page.goto(url, wait_until="commit"), url)
     if response is not None and watch.status is None:
         watch.status = response.status
-    ready, unsettled, state = await job.wait_ready()
+    shot_quiet = min(_SHOT_QUIET_S, settings.quiet_window_s)
+    ready, unsettled, state = await job.wait_ready(shot_quiet)
     if ready:
         ready, unsettled, scrolled = await job.scroll_through()
         state = scrolled or state
@@ -277,13 +306,15 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
     for _ in range(settings.settle_max_shots):
         before = await job.probe()
         png = await job.screenshot(job.height_of(before))
+        if ready:
+            # The quiet window, waited out around the screenshot (at once if it already has).
+            ready, unsettled, state = await job.wait_ready(settings.quiet_window_s)
         after = await job.probe()
         text, title = str(after["text"]), str(after["title"])
-        # Nothing that counts as loading happened while the screenshot was taken.
+        # Nothing that counts as loading happened from before the screenshot until now.
         still = all(before[k] == after[k] for k in ("changes", "moves"))
         if still or not ready or time.monotonic() >= job.deadline:
             break
-        ready, unsettled, state = await job.wait_ready()
     if ready and not still:
         unsettled = "the page kept changing while it was captured"
     settled = ready and still

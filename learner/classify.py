@@ -25,14 +25,12 @@ from learner.sampling import (
     keep_only,
     without_param,
 )
+from learner.verdicts import VerdictCause, cause_of
 from samepage import ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["classify_pattern", "gave_up", "kept"]
-
-GAVE_UP = "given up"
-"""How the reason of a parameter given up begins (the host-level check looks for it)."""
 
 Compare = Callable[[str, str], Awaitable[PairOutcome]]
 
@@ -65,17 +63,23 @@ def _verdict(tally: Tally, planned: int, config: LearnerConfig, spread: Spread) 
     found = coverage(tally, spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": found}
     if tally.changed > config.threshold * max(tally.tested, 1) and tally.changed:
+        extra["cause"] = VerdictCause.CHANGED.value
         return ParamVerdict("non-neutral", *counts, extra=extra)
-    reason = ""
+    reason, cause = "", VerdictCause.NO_CHANGE
     if tally.hopeless >= config.give_up_after and tally.tested == 0:
-        reason = f"{GAVE_UP}: the first {tally.hopeless} originals could not be used"
+        reason = f"given up: the first {tally.hopeless} originals could not be used"
+        cause = VerdictCause.ORIGINALS_UNUSABLE
     elif tally.tested < config.min_samples:
         if planned < config.min_samples and not tally.failed:
             reason = f"only {planned} distinct value(s) observed; {config.min_samples} needed"
+            cause = VerdictCause.FEW_VALUES
         else:
             reason = f"only {tally.tested} successful sample(s); {config.min_samples} needed"
+            cause = VerdictCause.FAILED_SAMPLES
     else:
         reason = coverage_gap(found, config.min_contexts)
+        cause = VerdictCause.COVERAGE if reason else cause
+    extra["cause"] = cause.value
     if reason:
         if tally.reasons:
             reason += " (" + "; ".join(tally.reasons[:3]) + ")"
@@ -85,7 +89,7 @@ def _verdict(tally: Tally, planned: int, config: LearnerConfig, spread: Spread) 
 
 def gave_up(entry: PatternEntry) -> bool:
     """Whether every parameter of a studied pattern was given up (its originals failed)."""
-    return all((v.reason or "").startswith(GAVE_UP) for v in entry.params.values())
+    return all(cause_of(v).gave_up for v in entry.params.values())
 
 
 async def _joint_check(
@@ -128,31 +132,48 @@ async def _joint_check(
                     break
             if restored:
                 others = ", ".join(n for n in missing if n != restored) or "the others"
-                _mark(verdicts, [restored], f"joint check: needed once {others} are dropped")
+                _mark(
+                    verdicts,
+                    [restored],
+                    f"joint check: needed once {others} are dropped",
+                    VerdictCause.JOINT_CHECK,
+                )
                 keep.add(restored)
             else:
-                _mark(verdicts, missing, "joint check: dropping these together changes the page")
+                _mark(
+                    verdicts,
+                    missing,
+                    "joint check: dropping these together changes the page",
+                    VerdictCause.JOINT_CHECK,
+                )
                 keep.update(missing)
     if verified == 0 and not keep.issuperset(names):
         missing = [n for n in names if n not in keep]
-        _mark(verdicts, missing, "joint check could not be rendered on any sample")
+        _mark(
+            verdicts,
+            missing,
+            "joint check could not be rendered on any sample",
+            VerdictCause.JOINT_UNRENDERED,
+        )
     return verdicts, checks
 
 
-def _mark(verdicts: dict[str, ParamVerdict], names: list[str], reason: str) -> None:
+def _mark(
+    verdicts: dict[str, ParamVerdict], names: list[str], reason: str, cause: VerdictCause
+) -> None:
     for name in names:
-        verdicts[name] = kept(verdicts[name], reason)
+        verdicts[name] = kept(verdicts[name], reason, cause)
 
 
-def kept(verdict: ParamVerdict, reason: str) -> ParamVerdict:
-    """``verdict`` made non-neutral for ``reason``, its counts and evidence unchanged."""
+def kept(verdict: ParamVerdict, reason: str, cause: VerdictCause) -> ParamVerdict:
+    """``verdict`` made non-neutral for ``reason``, its counts and samples unchanged."""
     return ParamVerdict(
         "non-neutral",
         verdict.tested,
         verdict.changed,
         verdict.failed,
         reason=reason,
-        extra=verdict.extra,
+        extra={**verdict.extra, "cause": cause.value},
     )
 
 

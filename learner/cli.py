@@ -105,14 +105,26 @@ def _print_verdicts(learned: LearnedSet) -> None:
 def _print_summary(result: CrawlResult) -> None:
     _print_verdicts(result.learned)
     print()
-    print(f"{'domain':<24} {'urls':>6} {'patterns':>9} {'renders':>8} {'failed':>7} {'resumed':>8}")
+    print(
+        f"{'domain':<24} {'urls':>6} {'patterns':>9} {'renders':>8} {'failed':>7} "
+        f"{'resumed':>8} {'decided':>9}"
+    )
     for s in result.domains:
+        found = s.account
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
-            f"{s.counters.render_failures:>7} {s.counters.resumed:>8}"
+            f"{s.counters.render_failures:>7} {s.counters.resumed:>8} "
+            f"{f'{found.decided}/{found.studied}':>9}"
             + (f"  {s.error}" if s.error else "")
         )
+        kept = ", ".join(f"{count} {cause}" for cause, count in found.kept.items())
+        if kept:
+            print(f"{'':<24} kept for want of evidence: {kept}")
     stats = result.stats
+    print(
+        f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "
+        f"({stats['decided_share']:.0%})"
+    )
     print(
         f"renders {stats['renders']} in {stats['seconds']:.1f}s "
         f"({stats['pages_per_second']:.2f} pages/s); "

@@ -37,6 +37,7 @@ from learner.resolve import parse_resolve
 from learner.samples import SampleRunner
 from learner.store import RunStore
 from learner.targets import Target
+from learner.verdicts import warnings
 from samepage import DomainEntry, LearnedSet, MIQPSNormalizer, load_learned
 
 logger = logging.getLogger(__name__)
@@ -84,8 +85,17 @@ def run_summary(
     render_seconds: float,
     evidence: tuple[int, int],
 ) -> dict[str, Any]:
-    """What a run did and cost, as ``stats.json`` records it."""
+    """What a run did and cost, as ``stats.json`` records it.
+
+    A cause that kept more than a quarter of a domain's studied parameters is warned of
+    here, where every run (in one process or on Ray) ends.
+    """
+    for s in stats:
+        for line in warnings(s.key, s.account):
+            logger.warning("%s", line)
     renders = sum(s.renders for s in stats)
+    studied = sum(s.account.studied for s in stats)
+    decided = sum(s.account.decided for s in stats)
     return {
         "domains": {s.key: s.to_json() for s in stats},
         "renders": renders,
@@ -95,6 +105,9 @@ def run_summary(
         "seconds": round(seconds, 3),
         "render_seconds": round(render_seconds, 3),
         "pages_per_second": round(renders / seconds, 3) if seconds else 0.0,
+        "studied": studied,
+        "decided": decided,
+        "decided_share": round(decided / studied, 3) if studied else 1.0,
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from learner.classify import GAVE_UP, Compare
+from learner.classify import Compare
 from learner.config import LearnerConfig
 from learner.evidence import Spread, Tally, coverage, coverage_gap
 from learner.joint_defaults import check_joint_defaults
@@ -43,6 +43,7 @@ from learner.sampling import (
     keep_only,
     param_values,
 )
+from learner.verdicts import cause_of
 from samepage import DefaultValue, ParamVerdict, PatternEntry
 
 __all__ = ["candidate_values", "learn_defaults", "value_samples"]
@@ -232,7 +233,7 @@ async def learn_defaults(
     queues: dict[str, list[str]] = {}
     for name in names:
         verdict = entry.params[name]
-        if name not in kept or (verdict.reason or "").startswith(GAVE_UP):
+        if name not in kept or cause_of(verdict).gave_up:
             continue
         changing = _changed_values(group, name, verdict)
         for value in candidate_values(group, name, config):

@@ -29,6 +29,7 @@ from learner.progress import Progress
 from learner.samples import PatternPages, SampleRunner, SiteCounters
 from learner.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.targets import Target
+from learner.verdicts import Account, VerdictCause, account
 from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ class DomainStats:
     counters: SiteCounters = field(default_factory=SiteCounters)
     seconds: dict[str, float] = field(default_factory=lambda: {"discover": 0.0, "learn": 0.0})
     error: str | None = None
+    account: Account = field(default_factory=Account)
+    """How many studied parameters were decided by evidence, and what kept the rest."""
 
     @property
     def renders(self) -> int:
@@ -84,6 +87,7 @@ class DomainStats:
             "resumed_comparisons": c.resumed,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "error": self.error,
+            "decided": self.account.to_json(),
         }
 
 
@@ -223,6 +227,7 @@ async def learn_domain(
         stats.error = reason
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
     stats.patterns_learned = len(patterns)
+    stats.account = account(patterns.values(), stats.counters.outcomes)
     run.progress.domains_done += 1
     run.progress.update(force=True)
     if not patterns:
@@ -260,13 +265,18 @@ def _hopeless(
 
 
 def _untested(group: PatternGroup, reason: str) -> PatternEntry:
-    params = {name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason) for name in group.names}
+    extra = {"cause": VerdictCause.SITE_GIVEN_UP.value}
+    params = {
+        name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason, extra=extra)
+        for name in group.names
+    }
     return PatternEntry(group.count, params)
 
 
 def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
     # kept() leaves out learned defaults too: they rest on the same comparisons.
     params = {
-        name: kept(v, reason) if v.neutral or v.defaults else v for name, v in entry.params.items()
+        name: kept(v, reason, VerdictCause.ONE_PAGE) if v.neutral or v.defaults else v
+        for name, v in entry.params.items()
     }
     return PatternEntry(entry.urls, params, entry.extra)

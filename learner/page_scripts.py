@@ -9,11 +9,23 @@ watches the DOM, so that the page can answer "is anything still coming?":
 - ``fetch`` and XHR requests in flight, and when the last one ended;
 - when the DOM last changed.
 
+- idle callbacks (``requestIdleCallback``) still pending;
+- the URLs the page polls (a request to a URL it has already fetched), for the capture to
+  leave out of the requests it waits for.
+
 Work that repeats forever (an interval after its first firing, a timer that re-arms itself
-from its own callback with the same delay, an animation-frame loop) is *recurring*: it is
-never waited for, and the DOM changes it makes are counted as noise rather than as the page
-still loading, so a ticking clock or a carousel does not hold a page unsettled. Their first
-firing still counts, so content that appears on the first tick is waited for.
+from its own callback with the same delay, an animation-frame or idle-callback loop, a
+request polling a URL again, the second and later messages of a WebSocket or an
+EventSource) is *recurring*: it is never waited for, and the DOM changes it makes are
+counted as noise rather than as the page still loading, so a ticking clock, a carousel or a
+live feed does not hold a page unsettled. Their first firing still counts, so content that
+appears on the first tick or the first message is waited for.
+
+The capture's own doing must never look like the page moving, so the script also adopts one
+style sheet (``adoptedStyleSheets`` adds no node, so the observer sees nothing): carets are
+transparent and CSS animations and transitions run to their end at once. Screenshots are
+then taken without Playwright's caret hiding, which writes a ``style`` attribute on every
+text field and would count as a change on any page with a search box.
 """
 
 from __future__ import annotations
@@ -28,12 +40,24 @@ READINESS_INIT = r"""(() => {
     setInterval: window.setInterval, clearInterval: window.clearInterval,
     raf: window.requestAnimationFrame, caf: window.cancelAnimationFrame,
     fetch: window.fetch, send: XMLHttpRequest.prototype.send,
+    open: XMLHttpRequest.prototype.open,
+    ric: window.requestIdleCallback, cic: window.cancelIdleCallback,
   };
   const state = {
-    native: native, pending: new Map(), frames: new Set(), requests: 0,
+    native: native, pending: new Map(), frames: new Set(), idle: new Set(), requests: 0,
     lastChange: now(), lastRequestEnd: 0, changes: 0, noise: 0, current: null,
+    fetched: new Map(), polls: new Set(), fired: new WeakSet(),
   };
   Object.defineProperty(window, '__samepage', {value: state, enumerable: false});
+  // The capture's look, set before the page is observed and without a node (see above).
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('*, *::before, *::after { caret-color: transparent !important; '
+      + 'animation-delay: 0s !important; animation-duration: 1ms !important; '
+      + 'animation-iteration-count: 1 !important; transition-delay: 0s !important; '
+      + 'transition-duration: 1ms !important; scroll-behavior: auto !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch (error) { /* no constructable style sheets: Playwright's animation freeze remains */ }
   const observer = new MutationObserver((records) => note(records.length));
   observer.observe(document, {childList: true, subtree: true, attributes: true,
                               characterData: true});
@@ -53,12 +77,16 @@ READINESS_INIT = r"""(() => {
       if (recurring) state.noise += made; else note(made);
     }
   }
-  // A timer armed from a callback of the same chain (same function or same delay of at
-  // least 50 ms) is a clock re-arming itself: recurring. Short chains (chunked rendering)
-  // and everything else are one-shot and waited for.
+  // A timer of at least 50 ms armed from a callback of the same chain (same function or same
+  // delay), or of at least 500 ms for a function that already ran as a timer callback (a
+  // poll re-armed from a request's promise), is a clock re-arming itself: recurring. Short
+  // chains (chunked rendering, debounced updates) and everything else are one-shot and
+  // waited for.
   function isRecurring(fn, delay) {
+    if (delay < 50) return false;
+    if (delay >= 500 && state.fired.has(fn)) return true;
     const c = state.current;
-    return c !== null && c.kind === 'timer' && delay >= 50 && (c.fn === fn || c.delay === delay);
+    return c !== null && c.kind === 'timer' && (c.fn === fn || c.delay === delay);
   }
   window.setTimeout = function (fn, delay, ...args) {
     if (typeof fn !== 'function') return native.setTimeout.call(window, fn, delay, ...args);
@@ -68,6 +96,7 @@ READINESS_INIT = r"""(() => {
     let id = 0;
     const run = function () {
       state.pending.delete(id);
+      state.fired.add(fn);
       return invoke(fn, this, args, recurring, chain);
     };
     id = native.setTimeout.call(window, run, ms);
@@ -114,31 +143,112 @@ READINESS_INIT = r"""(() => {
     state.frames.delete(id);
     return native.caf.call(window, id);
   };
+  if (native.ric) {
+    window.requestIdleCallback = function (fn, options) {
+      if (typeof fn !== 'function') return native.ric.call(window, fn, options);
+      const c = state.current;
+      const recurring = c !== null && c.kind === 'idle';
+      const chain = {kind: 'idle', fn: fn, delay: 0};
+      let id = 0;
+      id = native.ric.call(window, function (deadline) {
+        state.idle.delete(id);
+        return invoke(fn, this, [deadline], recurring, chain);
+      }, options);
+      if (!recurring) state.idle.add(id);
+      return id;
+    };
+    window.cancelIdleCallback = function (id) {
+      state.idle.delete(id);
+      return native.cic.call(window, id);
+    };
+  }
+  // Messages of a WebSocket or an EventSource: the first one of each channel counts like a
+  // one-shot callback, later ones are recurring (a live feed is noise, not loading).
+  function wrapChannel(Channel) {
+    if (typeof Channel !== 'function') return;
+    const proto = Channel.prototype;
+    const heard = new WeakSet(), handlers = new WeakMap(), wrappers = new WeakMap();
+    const wrap = (fn) => {
+      if (typeof fn !== 'function') return fn;
+      let wrapper = wrappers.get(fn);
+      if (!wrapper) {
+        const chain = {kind: 'message', fn: fn, delay: 0};
+        wrapper = function (event) {
+          const recurring = heard.has(this);
+          heard.add(this);
+          return invoke(fn, this, [event], recurring, chain);
+        };
+        wrappers.set(fn, wrapper);
+      }
+      return wrapper;
+    };
+    const add = proto.addEventListener, remove = proto.removeEventListener;
+    proto.addEventListener = function (type, fn, options) {
+      return add.call(this, type, type === 'message' ? wrap(fn) : fn, options);
+    };
+    proto.removeEventListener = function (type, fn, options) {
+      const wrapper = type === 'message' && typeof fn === 'function' ? wrappers.get(fn) : null;
+      return remove.call(this, type, wrapper || fn, options);
+    };
+    const slot = Object.getOwnPropertyDescriptor(proto, 'onmessage');
+    if (slot && slot.set && slot.get) {
+      Object.defineProperty(proto, 'onmessage', {
+        configurable: true, enumerable: slot.enumerable,
+        get() { return handlers.has(this) ? handlers.get(this) : slot.get.call(this); },
+        set(fn) { handlers.set(this, fn); slot.set.call(this, wrap(fn)); },
+      });
+    }
+  }
+  wrapChannel(window.WebSocket);
+  wrapChannel(window.EventSource);
+  // A URL requested a third time is polled: that request and later ones are recurring, not
+  // waited for (the first two are, so a retry of a failed request is still waited for).
+  function requestStarted(url) {
+    let key = '';
+    try { key = new URL(String(url), document.baseURI).href; } catch (error) { key = ''; }
+    const before = key ? (state.fetched.get(key) || 0) : 0;
+    if (key) state.fetched.set(key, before + 1);
+    if (before >= 2) {
+      state.polls.add(key);
+      return false;
+    }
+    state.requests += 1;
+    return true;
+  }
   function requestEnded() {
     state.requests = Math.max(0, state.requests - 1);
     state.lastRequestEnd = now();
   }
   if (native.fetch) {
     window.fetch = function (...args) {
-      state.requests += 1;
+      const input = args[0];
+      const counted = requestStarted(input && typeof input === 'object' && 'url' in input
+        ? input.url : input);
+      const ended = counted ? requestEnded : () => {};
       let promise;
       try {
         promise = native.fetch.apply(this, args);
       } catch (error) {
-        requestEnded();
+        ended();
         throw error;
       }
-      promise.then(requestEnded, requestEnded);
+      promise.then(ended, ended);
       return promise;
     };
   }
+  const xhrUrls = new WeakMap();
+  XMLHttpRequest.prototype.open = function (...args) {
+    xhrUrls.set(this, args[1]);
+    return native.open.apply(this, args);
+  };
   XMLHttpRequest.prototype.send = function (...args) {
-    state.requests += 1;
-    this.addEventListener('loadend', requestEnded, {once: true});
+    const counted = requestStarted(xhrUrls.get(this));
+    const ended = counted ? requestEnded : () => {};
+    if (counted) this.addEventListener('loadend', ended, {once: true});
     try {
       return native.send.apply(this, args);
     } catch (error) {
-      requestEnded();
+      ended();
       throw error;
     }
   };
@@ -154,14 +264,19 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
   for (;;) {
     await new Promise((done) => frame(() => frame(done)));
     const t = clock();
-    const loaded = document.readyState === 'complete';
+    // A media element still buffering, or a frame's, holds the load event back for as long
+    // as its stream lasts; with every image in, the page itself has loaded (what is still
+    // in flight is the capture's to judge).
+    const loaded = document.readyState === 'complete' || (document.readyState === 'interactive'
+      && [...document.images].every((img) => img.complete)
+      && document.querySelector('video, audio, iframe') !== null);
     let timers = 0, nextDue = Infinity;
     if (s) {
       for (const due of s.pending.values()) {
         if (due - t <= horizonMs) { timers += 1; nextDue = Math.min(nextDue, due - t); }
       }
     }
-    const frames = s ? s.frames.size : 0;
+    const frames = s ? s.frames.size + s.idle.size : 0;
     const requests = s ? s.requests : 0;
     const quietFor = s ? t - Math.max(s.lastChange, s.lastRequestEnd) : 0;
     const ready = !!s && loaded && timers === 0 && frames === 0 && requests === 0
@@ -170,7 +285,8 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
       return {ready: ready, instrumented: !!s, loaded: loaded, timers: timers,
               nextDue: Number.isFinite(nextDue) ? Math.round(nextDue) : null,
               frames: frames, requests: requests, quietFor: Math.round(quietFor),
-              changes: s ? s.changes : 0, noise: s ? s.noise : 0};
+              changes: s ? s.changes : 0, noise: s ? s.noise : 0,
+              polls: s ? [...s.polls].slice(0, 50) : []};
     }
     const wait = Math.min(Math.max(quietMs - quietFor, 16), 100);
     await new Promise((done) => later(done, wait));

@@ -17,6 +17,7 @@ from typing import Any
 from learner.errors import ConfigError
 from learner.report_page import badge, code, escape, number, page, row, table
 from learner.run_folder import EvidenceImages, RunFolder, read_run_folder
+from learner.verdicts import Account, cause_of
 from samepage import ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
@@ -45,17 +46,11 @@ def verdict_class(verdict: ParamVerdict) -> str:
     'undecided'
     >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0))
     'non-neutral'
-    >>> verdict_class(ParamVerdict("non-neutral", 4, 0, 0, reason="joint check: needed once x"))
+    >>> joint = ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "joint-check"})
+    >>> verdict_class(joint)
     'non-neutral'
     """
-    if (
-        verdict.verdict == "non-neutral"
-        and verdict.reason
-        and verdict.changed == 0
-        and not verdict.reason.startswith("joint check:")
-    ):
-        return "undecided"
-    return verdict.verdict
+    return verdict.verdict if cause_of(verdict).decided else "undecided"
 
 
 def _figure(images: EvidenceImages, path: object, caption: str, alt: str) -> str:
@@ -279,9 +274,25 @@ def _overview(run: RunFolder, keys: list[str]) -> str:
         ]
         cells.append(extra.get("urls", own.get("urls", "n/a")))
         note = f'<br><span class="reason">{escape(own["error"])}</span>' if own.get("error") else ""
-        rows.append(row(f'<a href="#d{i}">{escape(key)}</a>{note}', [escape(c) for c in cells]))
-    heads = ["domain", "patterns", *_ORDER, "renders", "render failures", "URLs"]
+        decided = _decided(own.get("decided"))
+        rows.append(
+            row(f'<a href="#d{i}">{escape(key)}</a>{note}', [*(escape(c) for c in cells), decided])
+        )
+    heads = ["domain", "patterns", *_ORDER, "renders", "render failures", "URLs", "decided"]
     return _totals(run) + table("Domains", heads, rows)
+
+
+def _decided(data: object) -> str:
+    """The share of studied parameters decided by evidence, and what kept the rest."""
+    if not isinstance(data, dict):
+        return "n/a"
+    found = Account.from_json(data)
+    parts = [f"{found.decided} of {found.studied} ({found.decided_share:.0%})"]
+    for cause, count in found.kept.items():
+        said = found.failures.get(cause, {})
+        top = f": {max(said, key=lambda k: said[k])}" if said else ""
+        parts.append(f'<span class="reason">{count} kept for {escape(cause)}{escape(top)}</span>')
+    return "<br>".join(parts)
 
 
 def _totals(run: RunFolder) -> str:

@@ -41,7 +41,10 @@ class Request:
 
 @dataclass(slots=True)
 class Response:
-    """What a handler returns. ``body`` may be an iterable of chunks, sent as they come."""
+    """What a handler returns. ``body`` may be an iterable of chunks, sent as they come.
+
+    A ``101`` response (a WebSocket upgrade) sends its headers, then its body's chunks raw.
+    """
 
     status: int = 200
     body: bytes | str | Iterable[bytes] = b""
@@ -206,9 +209,19 @@ def _make_handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
         def _send(self, response: Response, *, send_body: bool) -> None:
             try:
                 self.send_response(response.status)
-                self.send_header("Content-Type", response.content_type)
+                if response.status != 101:
+                    self.send_header("Content-Type", response.content_type)
                 for name, value in response.headers.items():
                     self.send_header(name, value)
+                if response.status == 101:  # switched protocols: the body is the raw stream
+                    self.end_headers()
+                    for chunk in _chunks(response.body):
+                        if server.stopping.is_set():
+                            break
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                    self.close_connection = True
+                    return
                 if isinstance(response.body, (bytes, str)):
                     data = next(_chunks(response.body))
                     self.send_header("Content-Length", str(len(data)))

@@ -20,6 +20,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from learner.demo.server import Request, Response, Site
+from tests.learner.page_parts import part_sites
 
 __all__ = [
     "DEFAULT_PRICE",
@@ -345,4 +346,4 @@ def _elsewhere() -> Site:
 
 def render_sites() -> list[Site]:
     """The sites served to the renderer and fingerprint tests."""
-    return [_shop(), _hostile(), _elsewhere()]
+    return [_shop(), _hostile(), _elsewhere(), *part_sites()]

@@ -15,6 +15,7 @@ from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.demo.server import Response, Site, SiteServer
 from learner.targets import parse_target
+from learner.verdicts import cause_of
 from samepage import load_learned
 from tests.plugins.crawl import CONFIG, TARGETS
 from tests.site.checks import assert_merges_only_same_pages, verdicts
@@ -104,6 +105,14 @@ def test_stats_and_evidence_are_written(fixture_run: CrawlResult) -> None:
     written = load_learned(fixture_run.out)
     assert written.settings["samples"] == 4
     assert written.domains["shop.test"].extra["renders"] == stats["domains"]["shop.test"]["renders"]
+    # How much each domain decided, and the verdicts' typed causes behind it.
+    shop = stats["domains"]["shop.test"]["decided"]
+    params = [v for p in written.domains["shop.test"].patterns.values() for v in p.params.values()]
+    assert shop["studied"] == len(params)
+    assert shop["decided"] == sum(cause_of(v).decided for v in params) > 0
+    assert shop["studied"] - shop["decided"] == sum(shop["kept"].values())
+    assert all(isinstance(v.extra.get("cause"), str) for v in params)
+    assert stats["studied"] == sum(d["decided"]["studied"] for d in stats["domains"].values())
 
 
 async def test_rerun_resumes_everything_and_the_gate_refuses_flips(
@@ -251,6 +260,48 @@ async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
     assert {n: v.verdict for n, v in params.items()} == {"id": "non-neutral", "ref": "non-neutral"}
     assert all("block or consent page" in (v.reason or "") for v in params.values())
     assert result.domains[0].error is not None
+
+
+async def test_a_crawl_that_learns_nothing_says_so_loudly_and_publishes_nothing_neutral(
+    browser_choice: BrowserChoice, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Every page holds a request open: no original ever settles, so nothing can be decided.
+    site = Site("held.test")
+    page = Response(
+        body="<!doctype html><title>t</title><h1>Item</h1><input name=q>"
+        "<script>fetch('/api/held')</script>"
+    )
+    for path in ("/a", "/b"):
+        site.routes[path] = lambda request: page
+    site.routes["/api/held"] = lambda request: (request.stopping.wait(60), Response())[1]
+    urls = [f"http://held.test/{'ab'[n % 2]}?id={n}&tab=x{n}" for n in range(1, 9)]
+    config = LearnerConfig(
+        samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, render=CONFIG.render
+    )
+    with SiteServer([site]) as server:
+        result = await crawl(
+            [parse_target("http://held.test")],
+            config=config,
+            out=tmp_path / "learned.json",
+            cache=tmp_path / "run",
+            observed=urls,
+            resolve=server.resolve(),
+            browser=browser_choice.executable,
+        )
+    params = result.learned.domains["held.test"].patterns["id&tab"].params
+    assert not any(v.neutral for v in params.values())
+    found = result.domains[0].account
+    assert (found.studied, found.decided) == (2, 0)
+    assert found.kept == {"failed-samples": 2}
+    [said] = found.failures["failed-samples"]
+    assert said.startswith("original-unsettled: original not settled: requests still in flight")
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(
+        m.startswith("held.test: 2 of 2 studied parameters kept") and "failed-samples" in m
+        for m in warned
+    ), warned
+    stats = json.loads((tmp_path / "run" / "stats.json").read_text())
+    assert stats["domains"]["held.test"]["decided"]["decided_share"] == 0.0
 
 
 async def test_without_a_url_log_urls_are_discovered_and_robots_obeyed(

@@ -1,0 +1,202 @@
+"""Why each verdict is what it is, and how much of a site a run decided.
+
+Every parameter verdict the learner writes carries a typed cause (``cause`` in the learned
+file, beside the counts): ``changed`` and ``no-change`` are verdicts decided by evidence;
+every other cause says why a parameter was kept for want of it. :func:`account` adds up,
+for one domain, how many studied parameters were decided and what kept the rest, naming
+the sample failures behind each cause; :func:`warnings` turns a cause that keeps more than
+a quarter of a domain's parameters into a line a run prints. A learner that keeps
+everything looks safe and does nothing: this is what makes that loud.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from learner.model import PairOutcome
+from samepage import ParamVerdict, PatternEntry
+
+__all__ = [
+    "WARN_SHARE",
+    "Account",
+    "VerdictCause",
+    "account",
+    "cause_of",
+    "warnings",
+    "with_cause",
+]
+
+WARN_SHARE = 0.25
+"""A cause that keeps more than this share of a domain's studied parameters is warned of."""
+
+
+class VerdictCause(StrEnum):
+    """Why a parameter's verdict is what it is."""
+
+    CHANGED = "changed"
+    """Samples showed a change: kept on evidence."""
+    NO_CHANGE = "no-change"
+    """Enough samples, over enough contexts, showed no change: neutral."""
+    ORIGINALS_UNUSABLE = "originals-unusable"
+    """The first originals could not be used (failed, not settled, not 2xx): given up."""
+    FAILED_SAMPLES = "failed-samples"
+    """Too few samples succeeded to reach ``min_samples``."""
+    FEW_VALUES = "few-values"
+    """The log holds fewer distinct values than ``min_samples`` needs."""
+    COVERAGE = "coverage"
+    """Successful samples did not cover enough paths or companion values."""
+    JOINT_CHECK = "joint-check"
+    """Neutral alone, but dropping it with the pattern's other neutral parameters changed
+    the page: kept on evidence."""
+    JOINT_UNRENDERED = "joint-unrendered"
+    """Neutral alone, but the check of dropping it with the others could not be rendered."""
+    SITE_GIVEN_UP = "site-given-up"
+    """The site was given up before this pattern was studied."""
+    ONE_PAGE = "one-page"
+    """Every page of the site showed the same text (a block or consent page?)."""
+
+    @property
+    def decided(self) -> bool:
+        """Whether a verdict with this cause rests on evidence rather than its absence."""
+        return self in (VerdictCause.CHANGED, VerdictCause.NO_CHANGE, VerdictCause.JOINT_CHECK)
+
+    @property
+    def gave_up(self) -> bool:
+        """Whether the parameter was given up before anything could be learned of it."""
+        return self in (VerdictCause.ORIGINALS_UNUSABLE, VerdictCause.SITE_GIVEN_UP)
+
+
+def with_cause(verdict: ParamVerdict, cause: VerdictCause) -> ParamVerdict:
+    """``verdict`` with ``cause`` recorded in its evidence."""
+    extra = {**verdict.extra, "cause": cause.value}
+    return ParamVerdict(
+        verdict.verdict,
+        verdict.tested,
+        verdict.changed,
+        verdict.failed,
+        reason=verdict.reason,
+        extra=extra,
+        defaults=verdict.defaults,
+    )
+
+
+def cause_of(verdict: ParamVerdict) -> VerdictCause:
+    """The recorded cause of ``verdict``; for a set written without one, read off its counts.
+
+    >>> cause_of(ParamVerdict("non-neutral", 3, 2, 0)).value
+    'changed'
+    >>> cause_of(ParamVerdict("neutral", 4, 0, 0)).value
+    'no-change'
+    >>> cause_of(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample")).value
+    'failed-samples'
+    """
+    recorded = verdict.extra.get("cause")
+    if isinstance(recorded, str) and recorded in VerdictCause.__members__.values():
+        return VerdictCause(recorded)
+    if verdict.neutral:
+        return VerdictCause.NO_CHANGE
+    if verdict.changed:
+        return VerdictCause.CHANGED
+    return VerdictCause.FAILED_SAMPLES
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """How many of one domain's studied parameters were decided, and what kept the rest."""
+
+    studied: int = 0
+    decided: int = 0
+    kept: Mapping[str, int] = field(default_factory=dict)
+    """Parameters kept for want of evidence, by :class:`VerdictCause` value."""
+    failures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """For each such cause, the failures of its samples, by what the sample said."""
+
+    @property
+    def decided_share(self) -> float:
+        """The share of studied parameters decided by evidence (1.0 when none was studied)."""
+        return self.decided / self.studied if self.studied else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        """This account as JSON (``stats.json``)."""
+        return {
+            "studied": self.studied,
+            "decided": self.decided,
+            "decided_share": round(self.decided_share, 3),
+            "kept": dict(self.kept),
+            "failures": {cause: dict(f) for cause, f in self.failures.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Account:
+        """Read an account written by :meth:`to_json` (the report reads ``stats.json``)."""
+        kept, failures = data.get("kept"), data.get("failures")
+        return cls(
+            int(data.get("studied", 0)),
+            int(data.get("decided", 0)),
+            dict(kept) if isinstance(kept, dict) else {},
+            dict(failures) if isinstance(failures, dict) else {},
+        )
+
+
+def _failure(outcome: PairOutcome) -> str:
+    """What a failed sample said, short enough to group by: its cause and first clause."""
+    first = outcome.reason.split(": ", 2)
+    said = ": ".join(first[:2]) if outcome.cause.endswith("unsettled") else first[0]
+    return f"{outcome.cause}: {said}" if outcome.cause else said
+
+
+def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -> Account:
+    """Add up one domain's verdicts: decided by evidence, or kept and why.
+
+    Args:
+        patterns: the domain's studied patterns.
+        outcomes: every sample outcome of the domain (fresh or resumed), to name the
+            failures behind the causes.
+    """
+    failed = {(o.original, o.candidate): o for o in outcomes if o.outcome == "failed"}
+    studied = decided = 0
+    kept: Counter[str] = Counter()
+    failures: dict[str, Counter[str]] = {}
+    for entry in patterns:
+        for verdict in entry.params.values():
+            studied += 1
+            cause = cause_of(verdict)
+            if cause.decided:
+                decided += 1
+                continue
+            kept[cause.value] += 1
+            said = failures.setdefault(cause.value, Counter())
+            for sample in verdict.extra.get("samples", ()):
+                if not isinstance(sample, dict):
+                    continue
+                outcome = failed.get((str(sample.get("url")), str(sample.get("candidate"))))
+                if outcome is not None:
+                    said[_failure(outcome)] += 1
+    return Account(
+        studied,
+        decided,
+        dict(kept.most_common()),
+        {cause: dict(said.most_common(5)) for cause, said in failures.items() if said},
+    )
+
+
+def warnings(domain: str, found: Account) -> list[str]:
+    """A line for each cause that kept over :data:`WARN_SHARE` of the studied parameters.
+
+    Each names the domain, the cause and the failure its samples met most.
+    """
+    lines = []
+    for cause, count in found.kept.items():
+        if found.studied and count / found.studied > WARN_SHARE:
+            said = found.failures.get(cause, {})
+            top = max(said, key=lambda s: said[s]) if said else ""
+            lines.append(
+                f"{domain}: {count} of {found.studied} studied parameters kept for want of "
+                f"evidence ({cause}{'; most samples: ' + top if top else ''}); "
+                f"decided {found.decided} of {found.studied}"
+            )
+    return lines
