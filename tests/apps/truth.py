@@ -5,26 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from learner.verdicts import VerdictCause
 from samepage import LearnedSet, ParamVerdict
 
-__all__ = [
-    "Expected",
-    "decided_by_evidence",
-    "evidence_share",
-    "neutral",
-    "non_neutral",
-    "studied",
-]
+__all__ = ["Expected", "neutral", "non_neutral", "studied"]
 
 Verdict = Literal["neutral", "non-neutral"]
 
 
 @dataclass(frozen=True, slots=True)
 class Expected:
-    """The verdict a parameter must get, and why the application makes it so."""
+    """The verdict a parameter must get, and why the application makes it so.
+
+    ``kept_for`` is the cause that keeps a parameter for want of evidence where the log
+    cannot prove anything (``None``: the verdict must be decided by comparisons).
+    """
 
     verdict: Verdict
     reason: str
+    kept_for: VerdictCause | None = None
 
 
 def neutral(reason: str) -> Expected:
@@ -32,18 +31,9 @@ def neutral(reason: str) -> Expected:
     return Expected("neutral", reason)
 
 
-def non_neutral(reason: str) -> Expected:
+def non_neutral(reason: str, kept_for: VerdictCause | None = None) -> Expected:
     """The parameter changes the page, because of ``reason``."""
-    return Expected("non-neutral", reason)
-
-
-def decided_by_evidence(verdict: ParamVerdict) -> bool:
-    """Whether a verdict rests on comparisons: neutral, or kept because a change was seen.
-
-    A parameter kept with no change seen was kept for want of evidence (failed or unsettled
-    renders, too few samples), which is safe but decides nothing.
-    """
-    return verdict.neutral or verdict.changed > 0
+    return Expected("non-neutral", reason, kept_for)
 
 
 def studied(learned: LearnedSet, host: str) -> dict[str, dict[str, ParamVerdict]]:
@@ -52,9 +42,3 @@ def studied(learned: LearnedSet, host: str) -> dict[str, dict[str, ParamVerdict]
     if domain is None:
         return {}
     return {pattern: dict(entry.params) for pattern, entry in domain.patterns.items()}
-
-
-def evidence_share(verdicts: dict[str, dict[str, ParamVerdict]]) -> tuple[int, int]:
-    """How many studied parameters were decided by evidence, and how many were studied."""
-    every = [v for params in verdicts.values() for v in params.values()]
-    return sum(decided_by_evidence(v) for v in every), len(every)

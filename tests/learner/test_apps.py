@@ -13,7 +13,8 @@ import urllib.request
 
 import pytest
 
-from tests.apps.truth import decided_by_evidence, evidence_share, studied
+from learner.verdicts import cause_of
+from tests.apps.truth import studied
 from tests.plugins.apps import AppRun, ServedApp
 
 pytestmark = pytest.mark.apps
@@ -47,12 +48,20 @@ def test_verdicts_match_the_applications_code(app_run: AppRun) -> None:
 @pytest.mark.browser
 def test_every_studied_parameter_is_decided_by_evidence(app_run: AppRun) -> None:
     verdicts = studied(app_run.result.learned, app_run.app.host)
-    undecided = {
-        f"{pattern}: {name}": verdict.reason
+    causes = {
+        (pattern, name): cause_of(verdict)
         for pattern, params in verdicts.items()
         for name, verdict in params.items()
-        if not decided_by_evidence(verdict)
     }
-    assert undecided == {}
-    expected = sum(len(params) for params in app_run.app.truth.values())
-    assert evidence_share(verdicts) == (expected, expected)
+    # Decided, or kept for the one cause the log leaves no way around.
+    assert {key: cause.value for key, cause in causes.items() if not cause.decided} == {
+        (pattern, name): truth.kept_for.value
+        for pattern, params in app_run.app.truth.items()
+        for name, truth in params.items()
+        if truth.kept_for is not None
+    }
+    decided = sum(
+        truth.kept_for is None for params in app_run.app.truth.values() for truth in params.values()
+    )
+    (domain,) = app_run.result.domains
+    assert (domain.account.studied, domain.account.decided) == (len(causes), decided)
