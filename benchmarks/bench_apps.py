@@ -28,13 +28,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import functools
 import os
 import platform
 import random
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -43,19 +41,18 @@ from pathlib import Path
 from benchmarks.bench_learner import (
     DomainCost,
     Pass,
-    naive_cost,
+    learner_cost,
     report_costs,
     report_throughput,
     throughput,
 )
 from learner.browser import find_browser
 from learner.config import LearnerConfig
-from learner.crawl import crawl
 from learner.fetch import fetch
-from learner.politeness import HostLimiter, RobotsPolicy
+from learner.politeness import HostLimiter
 from learner.targets import parse_target
 from learner.verdicts import cause_of
-from samepage import LearnedSet, MIQPSNormalizer, pattern_key
+from samepage import LearnedSet, pattern_key
 from tests.apps.registry import APPS, APPS_CONFIG, App
 from tests.apps.truth import studied
 
@@ -135,7 +132,6 @@ async def run(args: argparse.Namespace) -> int:
     )
     polite = LearnerConfig()  # the learner's default delay and jitter
     choice = find_browser()
-    normalizer = MIQPSNormalizer()
     targets = [parse_target(f"http://{app.host}") for app in apps]
     observed = [url for app in apps for url in app.observed_urls()]
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
@@ -144,32 +140,12 @@ async def run(args: argparse.Namespace) -> int:
             folder = Path(tmp) / app.name
             folder.mkdir()
             resolve.update(stack.enter_context(app.serve(folder)).resolve())
-        started = time.perf_counter()
-        result = await crawl(
-            targets,
-            config=config,
-            out=Path(tmp) / "learned.json",
-            cache=Path(tmp) / "run",
-            observed=observed,
-            resolve=resolve,
-            browser=choice.executable,
-        )
-        crawl_s = time.perf_counter() - started
-        plain = functools.partial(
-            fetch,
-            resolve=resolve,
-            user_agent=config.render.user_agent,
-            timeout_s=config.render.page_timeout_s,
-        )
-        robots = RobotsPolicy(plain, config.render.user_agent)
-        costs, decided = [], []
-        for app, target, stats in zip(apps, targets, result.domains, strict=True):
-            patterns, params, naive, allowed = await naive_cost(
-                target, observed, config, normalizer, robots
-            )
-            costs.append(DomainCost(app.host, patterns, params, stats.renders, naive, allowed))
+        run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        decided = []
+        for app, stats in zip(apps, run.result.domains, strict=True):
             answering = await answering_patterns(app, resolve, config)
-            decided.append(decided_on(app, result.learned, answering, stats.seconds["learn"]))
+            learned = run.result.learned
+            decided.append(decided_on(app, learned, answering, stats.seconds["learn"]))
         urls = throughput_urls(apps, args.pages)
         passes: list[Pass] = []
         if args.rounds > 0:
@@ -187,7 +163,7 @@ async def run(args: argparse.Namespace) -> int:
                     rng=random.Random(polite.seed),
                 ),
             )
-    report(config, polite, choice.executable, decided, costs, crawl_s, urls, args, passes)
+    report(config, polite, choice.executable, decided, run.costs, run.seconds, urls, args, passes)
     return 0
 
 

@@ -40,7 +40,7 @@ from playwright.async_api import Browser, async_playwright
 
 from learner.browser import CHROMIUM_ARGS, find_browser, resolver_rules
 from learner.config import LearnerConfig, RenderSettings
-from learner.crawl import crawl
+from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.fetch import fetch
 from learner.politeness import HostLimiter, RobotsPolicy
@@ -237,40 +237,63 @@ async def throughput(
     return passes
 
 
+@dataclass(frozen=True, slots=True)
+class LearnerCost:
+    """One timed learner run, and what each of its domains cost against a naive run."""
+
+    result: CrawlResult
+    seconds: float
+    costs: list[DomainCost]
+    robots: RobotsPolicy
+
+
+async def learner_cost(
+    targets: Sequence[Target],
+    observed: Sequence[str],
+    config: LearnerConfig,
+    resolve: dict[str, str],
+    executable: str | None,
+    folder: Path,
+) -> LearnerCost:
+    """Crawl ``targets`` from ``observed`` (run folder in ``folder``), timed; count the costs."""
+    plain = functools.partial(
+        fetch,
+        resolve=resolve,
+        user_agent=config.render.user_agent,
+        timeout_s=config.render.page_timeout_s,
+    )
+    robots = RobotsPolicy(plain, config.render.user_agent)
+    started = time.perf_counter()
+    result = await crawl(
+        targets,
+        config=config,
+        out=folder / "learned.json",
+        cache=folder / "run",
+        observed=observed,
+        resolve=resolve,
+        browser=executable,
+    )
+    seconds = time.perf_counter() - started
+    normalizer = MIQPSNormalizer()
+    costs = []
+    for target, stats in zip(targets, result.domains, strict=True):
+        patterns, params, naive, allowed = await naive_cost(
+            target, observed, config, normalizer, robots
+        )
+        costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
+    return LearnerCost(result, seconds, costs, robots)
+
+
 async def run(args: argparse.Namespace) -> int:
     hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
     config = bench_config(args.samples, args.min_samples, args.concurrency)
     choice = find_browser()
     observed = observed_urls()
-    normalizer = MIQPSNormalizer()
     targets = [parse_target(f"http://{host}") for host in hosts]
     with SiteServer(fixture_sites()) as server, tempfile.TemporaryDirectory() as tmp:
         resolve = server.resolve()
-        plain = functools.partial(
-            fetch,
-            resolve=resolve,
-            user_agent=config.render.user_agent,
-            timeout_s=config.render.page_timeout_s,
-        )
-        robots = RobotsPolicy(plain, config.render.user_agent)
-        started = time.perf_counter()
-        result = await crawl(
-            targets,
-            config=config,
-            out=Path(tmp) / "learned.json",
-            cache=Path(tmp) / "run",
-            observed=observed,
-            resolve=resolve,
-            browser=choice.executable,
-        )
-        crawl_s = time.perf_counter() - started
-        costs = []
-        for target, stats in zip(targets, result.domains, strict=True):
-            patterns, params, naive, allowed = await naive_cost(
-                target, observed, config, normalizer, robots
-            )
-            costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
-        urls = await throughput_urls(hosts, observed, robots, args.pages)
+        run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        urls = await throughput_urls(hosts, observed, run.robots, args.pages)
         passes: list[Pass] = []
         if args.rounds > 0:
             passes = await throughput(
@@ -281,7 +304,7 @@ async def run(args: argparse.Namespace) -> int:
                 concurrency=config.concurrency,
                 rounds=args.rounds,
             )
-    report(args, config, choice.executable, costs, crawl_s, result.stats, urls, passes)
+    report(args, config, choice.executable, run.costs, run.seconds, run.result.stats, urls, passes)
     return 0
 
 
