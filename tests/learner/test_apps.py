@@ -9,15 +9,28 @@ parameter here must be decided by comparisons.
 
 from __future__ import annotations
 
+import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from learner.verdicts import cause_of
+from tests.apps.server import AppServer
 from tests.apps.truth import studied
 from tests.plugins.apps import AppRun, ServedApp
 
 pytestmark = pytest.mark.apps
+
+
+def test_an_application_that_dies_at_start_fails_with_its_status_and_log(tmp_path: Path) -> None:
+    server = AppServer(
+        "dead.test",
+        lambda port: [sys.executable, "-c", f"print('no port {port} for you'); exit(3)"],
+        log=tmp_path / "dead.log",
+    )
+    with pytest.raises(RuntimeError, match=r"dead.test: exited with status 3: no port \d+"):
+        server.__enter__()
 
 
 def test_every_observed_url_answers_200_without_redirect(served_app: ServedApp) -> None:
