@@ -9,6 +9,7 @@ parameter here must be decided by comparisons.
 
 from __future__ import annotations
 
+import re
 import sys
 import urllib.request
 from pathlib import Path
@@ -22,6 +23,12 @@ from tests.plugins.apps import AppRun, ServedApp
 
 pytestmark = pytest.mark.apps
 
+_RESOURCE = re.compile(
+    r"<(?:script|img|iframe)\b[^>]*>|<link\b[^>]*rel=[\"']?(?:stylesheet|icon|preload)[^>]*>",
+    re.IGNORECASE,
+)
+_ADDRESS = re.compile(r"(?:src|href)=[\"']?(?:https?:)?//([^/\"'>\s:]+)", re.IGNORECASE)
+
 
 def test_an_application_that_dies_at_start_fails_with_its_status_and_log(tmp_path: Path) -> None:
     server = AppServer(
@@ -33,16 +40,21 @@ def test_an_application_that_dies_at_start_fails_with_its_status_and_log(tmp_pat
         server.__enter__()
 
 
-def test_every_observed_url_answers_200_without_redirect(served_app: ServedApp) -> None:
-    server = served_app.server
+def test_every_observed_url_answers_200_without_redirect_and_loads_nothing_from_elsewhere(
+    served_app: ServedApp,
+) -> None:
+    server, host = served_app.server, served_app.app.host
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     for url in served_app.app.observed_urls():
-        path = url.split(served_app.app.host, 1)[1]
-        request = urllib.request.Request(
-            f"http://{server.address}{path}", headers={"Host": served_app.app.host}
-        )
+        path = url.split(host, 1)[1]
+        request = urllib.request.Request(f"http://{server.address}{path}", headers={"Host": host})
         with opener.open(request, timeout=10) as response:
             assert (response.status, response.url) == (200, request.full_url), url
+            page = response.read().decode("utf-8", "replace")
+        # Scripts, styles, images and frames come from the application's own host.
+        for tag in _RESOURCE.findall(page):
+            target = _ADDRESS.search(tag)
+            assert target is None or target.group(1) == host, (url, tag)
 
 
 @pytest.mark.browser
