@@ -13,9 +13,9 @@ demo: setup
 test: setup
 	$(PY) -m pytest
 
-# Everything that starts no browser, JVM or Ray, and nothing marked slow: the inner loop.
+# Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup
-	$(PY) -m pytest -m "not browser and not spark and not ray and not slow"
+	$(PY) -m pytest -m "not browser and not spark and not ray and not apps and not slow"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"

@@ -34,15 +34,16 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, async_playwright
 
 from learner.browser import CHROMIUM_ARGS, find_browser, resolver_rules
 from learner.config import LearnerConfig, RenderSettings
-from learner.crawl import crawl
+from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.fetch import fetch
-from learner.politeness import RobotsPolicy
+from learner.politeness import HostLimiter, RobotsPolicy
 from learner.renderer import Renderer
 from learner.sampling import choose_samples, group_by_pattern, top_patterns
 from learner.targets import Target, parse_target
@@ -172,6 +173,16 @@ def bare_renderer(browser: Browser, settings: RenderSettings) -> RenderOne:
     return render
 
 
+def paced(render: RenderOne, limiter: HostLimiter) -> RenderOne:
+    """``render`` inside the learner's per-host slot: its delay, jitter and per-host limit."""
+
+    async def render_paced(url: str) -> None:
+        async with limiter.slot(urlsplit(url).hostname or ""):
+            await render(url)
+
+    return render_paced
+
+
 def learner_renderer(renderer: Renderer) -> RenderOne:
     async def render(url: str) -> None:
         await renderer.render(url)
@@ -187,8 +198,13 @@ async def throughput(
     resolve: dict[str, str],
     concurrency: int,
     rounds: int,
+    pace: Callable[[], HostLimiter] | None = None,
 ) -> list[Pass]:
-    """Alternate learner and bare passes over ``urls``; browsers launched before timing."""
+    """Alternate learner and bare passes over ``urls``; browsers launched before timing.
+
+    With ``pace``, every timed pass renders through a new limiter from it (the same seed
+    gives both renderers the same delays), as the learner renders in a run.
+    """
     rules = resolver_rules(resolve)
     args = [*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"]
     passes: list[Pass] = []
@@ -214,10 +230,58 @@ async def throughput(
             for number in range(rounds):
                 order = list(tools) if number % 2 == 0 else list(reversed(tools))
                 for name in order:
-                    passes.append(await timed_pass(name, tools[name], urls, concurrency))
+                    tool = tools[name] if pace is None else paced(tools[name], pace())
+                    passes.append(await timed_pass(name, tool, urls, concurrency))
         finally:
             await browser.close()
     return passes
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerCost:
+    """One timed learner run, and what each of its domains cost against a naive run."""
+
+    result: CrawlResult
+    seconds: float
+    costs: list[DomainCost]
+    robots: RobotsPolicy
+
+
+async def learner_cost(
+    targets: Sequence[Target],
+    observed: Sequence[str],
+    config: LearnerConfig,
+    resolve: dict[str, str],
+    executable: str | None,
+    folder: Path,
+) -> LearnerCost:
+    """Crawl ``targets`` from ``observed`` (run folder in ``folder``), timed; count the costs."""
+    plain = functools.partial(
+        fetch,
+        resolve=resolve,
+        user_agent=config.render.user_agent,
+        timeout_s=config.render.page_timeout_s,
+    )
+    robots = RobotsPolicy(plain, config.render.user_agent)
+    started = time.perf_counter()
+    result = await crawl(
+        targets,
+        config=config,
+        out=folder / "learned.json",
+        cache=folder / "run",
+        observed=observed,
+        resolve=resolve,
+        browser=executable,
+    )
+    seconds = time.perf_counter() - started
+    normalizer = MIQPSNormalizer()
+    costs = []
+    for target, stats in zip(targets, result.domains, strict=True):
+        patterns, params, naive, allowed = await naive_cost(
+            target, observed, config, normalizer, robots
+        )
+        costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
+    return LearnerCost(result, seconds, costs, robots)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -225,35 +289,11 @@ async def run(args: argparse.Namespace) -> int:
     config = bench_config(args.samples, args.min_samples, args.concurrency)
     choice = find_browser()
     observed = observed_urls()
-    normalizer = MIQPSNormalizer()
     targets = [parse_target(f"http://{host}") for host in hosts]
     with SiteServer(fixture_sites()) as server, tempfile.TemporaryDirectory() as tmp:
         resolve = server.resolve()
-        plain = functools.partial(
-            fetch,
-            resolve=resolve,
-            user_agent=config.render.user_agent,
-            timeout_s=config.render.page_timeout_s,
-        )
-        robots = RobotsPolicy(plain, config.render.user_agent)
-        started = time.perf_counter()
-        result = await crawl(
-            targets,
-            config=config,
-            out=Path(tmp) / "learned.json",
-            cache=Path(tmp) / "run",
-            observed=observed,
-            resolve=resolve,
-            browser=choice.executable,
-        )
-        crawl_s = time.perf_counter() - started
-        costs = []
-        for target, stats in zip(targets, result.domains, strict=True):
-            patterns, params, naive, allowed = await naive_cost(
-                target, observed, config, normalizer, robots
-            )
-            costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
-        urls = await throughput_urls(hosts, observed, robots, args.pages)
+        run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        urls = await throughput_urls(hosts, observed, run.robots, args.pages)
         passes: list[Pass] = []
         if args.rounds > 0:
             passes = await throughput(
@@ -264,7 +304,7 @@ async def run(args: argparse.Namespace) -> int:
                 concurrency=config.concurrency,
                 rounds=args.rounds,
             )
-    report(args, config, choice.executable, costs, crawl_s, result.stats, urls, passes)
+    report(args, config, choice.executable, run.costs, run.seconds, run.result.stats, urls, passes)
     return 0
 
 
@@ -285,6 +325,20 @@ def report(
         f"min_samples={config.min_samples} top_patterns={config.top_patterns} "
         f"concurrency={config.concurrency} delay_s=0\n"
     )
+    report_costs(costs)
+    learner = sum(c.learner for c in costs)
+    allowed = sum(c.naive_allowed for c in costs)
+    print(
+        f"\nLearner run: {crawl_s:.1f} s wall, {stats['comparisons']} comparisons, "
+        f"{stats['render_failures']} failed renders. Naive renders of robots-allowed URLs "
+        f"only: {allowed} (ratio {learner / allowed:.2f}).\n"
+    )
+    if passes:
+        report_throughput(urls, args.rounds, passes)
+
+
+def report_costs(costs: Sequence[DomainCost]) -> None:
+    """The table of learner and naive renders per host, and their ratio."""
     print("| host | patterns | parameters | learner renders | naive renders | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
     for c in costs:
@@ -294,16 +348,12 @@ def report(
         )
     learner = sum(c.learner for c in costs)
     naive = sum(c.naive for c in costs)
-    allowed = sum(c.naive_allowed for c in costs)
     print(f"| **all** | | | {learner} | {naive} | **{learner / naive:.2f}** |")
-    print(
-        f"\nLearner run: {crawl_s:.1f} s wall, {stats['comparisons']} comparisons, "
-        f"{stats['render_failures']} failed renders. Naive renders of robots-allowed URLs "
-        f"only: {allowed} (ratio {learner / allowed:.2f}).\n"
-    )
-    if not passes:
-        return
-    print(f"Throughput over {len(urls)} URLs, {args.rounds} rounds, alternating order:\n")
+
+
+def report_throughput(urls: Sequence[str], rounds: int, passes: Sequence[Pass]) -> None:
+    """The table of pages per second of each renderer, and the learner / bare ratio."""
+    print(f"Throughput over {len(urls)} URLs, {rounds} rounds, alternating order:\n")
     print("| renderer | pages/s (all rounds) | pages/s per round | failed |")
     print("|---|---:|---:|---:|")
     totals = {}
@@ -312,8 +362,8 @@ def report(
         ok = sum(p.ok for p in mine)
         seconds = sum(p.seconds for p in mine)
         totals[name] = ok / seconds
-        rounds = ", ".join(f"{p.pages_per_second:.2f}" for p in mine)
-        print(f"| {name} | {totals[name]:.2f} | {rounds} | {sum(p.failed for p in mine)} |")
+        each = ", ".join(f"{p.pages_per_second:.2f}" for p in mine)
+        print(f"| {name} | {totals[name]:.2f} | {each} | {sum(p.failed for p in mine)} |")
     per_round = [
         a.pages_per_second / b.pages_per_second
         for a, b in zip(

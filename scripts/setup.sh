@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Set up a development environment from nothing: a virtual environment in .venv with samepage,
-# the learner and its Ray cluster extra, the DuckDB and Spark engines and the test tools
-# installed, a Chromium for the learner to drive and a Java runtime for Spark.
+# the learner and its Ray cluster extra, the DuckDB and Spark engines, the test tools and the
+# web applications the learner is tested on installed, Trac in a virtual environment of its
+# own (.venv-trac), a Chromium for the learner to drive and a Java runtime for Spark.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 VENV=${VENV:-.venv}
+TRAC_VENV=${TRAC_VENV:-.venv-trac}
 
 if [ ! -x "$VENV/bin/python" ]; then
     echo "setup: creating $VENV" >&2
@@ -26,10 +28,18 @@ apt_install() {
 
 stamp="$VENV/.samepage-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,cluster,duckdb,spark,test] into $VENV" >&2
+    echo "setup: installing samepage[learner,cluster,duckdb,spark,test,apps] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,test]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,test,apps]"
     touch "$stamp"
+fi
+
+# Trac, for the tests on real applications, apart: Datasette's python-multipart installs a
+# "multipart" module that shadows the one Trac reads forms with.
+if ! "$TRAC_VENV/bin/python" -c "import trac, multipart" >/dev/null 2>&1; then
+    echo "setup: installing Trac 1.6 into $TRAC_VENV" >&2
+    "$PYTHON" -m venv "$TRAC_VENV"
+    "$TRAC_VENV/bin/python" -m pip install --quiet "Trac>=1.6,<1.7" "multipart>=1"
 fi
 
 # A browser: Playwright's own Chromium if the user has it, else a system Chromium; on a

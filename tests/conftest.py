@@ -13,6 +13,7 @@ pytest_plugins = (
     "tests.plugins.crawl",
     "tests.plugins.engines",
     "tests.plugins.engine_guard",
+    "tests.plugins.apps",
 )
 
 _PROXY_VARIABLES = (

@@ -35,7 +35,8 @@ TEST_SETTINGS = RenderSettings(
 _BROWSER_TESTS: Counter[str] = Counter()
 
 
-def _under_ci() -> bool:
+def under_ci() -> bool:
+    """Whether the tests run under CI, where a missing tool fails instead of skipping."""
     return bool(os.environ.get("CI"))
 
 
@@ -45,7 +46,7 @@ def browser_choice() -> BrowserChoice:
     try:
         return find_browser()
     except BrowserNotFound as exc:
-        if _under_ci():
+        if under_ci():
             pytest.fail(f"CI needs a Chromium for the browser tests: {exc}")
         pytest.skip(f"no Chromium to drive: {exc}")
 
@@ -70,7 +71,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Under CI, browser tests that skipped make the run fail."""
-    if _under_ci() and _BROWSER_TESTS["skipped"] and exitstatus == 0:
+    if under_ci() and _BROWSER_TESTS["skipped"] and exitstatus == 0:
         session.exitstatus = 1
 
 

@@ -1,0 +1,233 @@
+"""The learner on real applications: what it decides, what it renders, and how fast it renders.
+
+Run from the repository root (needs Chromium and ``samepage[apps]`` with ``.venv-trac``, both
+installed by ``scripts/setup.sh``)::
+
+    python -m benchmarks.bench_apps --pages 30 --rounds 4
+
+Datasette, a Sphinx site and Trac (``tests/apps``) are served on 127.0.0.1 with their
+seeded content, all at once, in one process:
+
+1. **Decided.** One learner crawl (``learner.crawl.crawl``) of the three hosts from their
+   observed-URL logs, with the test suite's render settings (``tests/apps/registry.py``: no
+   politeness delay, no default values) and the learner's default ``samples`` (8) and
+   ``min_samples`` (3). A studied parameter is decided when its verdict's
+   cause is evidence (``learner.verdicts``); the share counts the parameters whose pattern's
+   observed URLs all answer 2xx to a plain fetch.
+2. **Renders.** The learner's renders against a naive MIQPS run of the same sample choice
+   (``benchmarks.bench_learner.naive_cost``).
+3. **Throughput.** The same seeded list of the three logs' URLs is rendered by the learner's
+   ``Renderer`` and by bare Playwright (``goto`` until load, one full-page screenshot) at the
+   learner's default politeness: each render inside the learner's per-host slot
+   (``HostLimiter``: ``delay_s`` 1.0 plus up to ``jitter_s`` 0.5 between starts, one at a
+   time per host), at most ``concurrency`` pages at once. Rounds alternate which goes first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import os
+import platform
+import random
+import sys
+import tempfile
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.bench_learner import (
+    DomainCost,
+    Pass,
+    learner_cost,
+    report_costs,
+    report_throughput,
+    throughput,
+)
+from learner.browser import find_browser
+from learner.config import LearnerConfig
+from learner.fetch import fetch
+from learner.politeness import HostLimiter
+from learner.targets import parse_target
+from learner.verdicts import cause_of
+from samepage import LearnedSet, pattern_key
+from tests.apps.registry import APPS, APPS_CONFIG, App
+from tests.apps.truth import studied
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """How many of one application's studied parameters were decided by evidence."""
+
+    host: str
+    studied: int
+    answered: int  # studied parameters whose pattern's originals all answer 2xx
+    decided: int  # of those
+    undecided: tuple[str, ...]  # "pattern: name (cause)" of the others
+    seconds: float
+
+
+async def answering_patterns(app: App, resolve: dict[str, str], config: LearnerConfig) -> set[str]:
+    """The patterns of ``app``'s log whose every observed URL answers 2xx to a plain fetch."""
+    bad: set[str] = set()
+    every: set[str] = set()
+    for url in app.observed_urls():
+        pattern = pattern_key(url)
+        every.add(pattern)
+        got = await fetch(
+            url,
+            resolve=resolve,
+            user_agent=config.render.user_agent,
+            timeout_s=config.render.page_timeout_s,
+        )
+        if not 200 <= got.status < 300:
+            bad.add(pattern)
+    return every - bad
+
+
+def decided_on(app: App, learned: LearnedSet, answering: set[str], seconds: float) -> Decided:
+    """Count ``app``'s studied parameters, and those decided by evidence."""
+    verdicts = studied(learned, app.host)
+    answered = decided = 0
+    undecided = []
+    for pattern, params in verdicts.items():
+        for name, verdict in params.items():
+            if pattern not in answering:
+                continue
+            cause = cause_of(verdict)
+            answered += 1
+            decided += cause.decided
+            if not cause.decided:
+                undecided.append(f"{pattern}: {name} ({cause.value})")
+    studied_count = sum(len(p) for p in verdicts.values())
+    return Decided(app.host, studied_count, answered, decided, tuple(undecided), seconds)
+
+
+def throughput_urls(apps: Sequence[App], count: int) -> list[str]:
+    """A seeded sample of the applications' observed URLs, hosts interleaved."""
+    urls = [url for app in apps for url in app.observed_urls()]
+    random.Random(0).shuffle(urls)
+    return urls[:count]
+
+
+async def run(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.apps.split(",") if n.strip()]
+    unknown = [n for n in names if n not in APPS]
+    if unknown:
+        print(f"bench_apps: unknown application(s): {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    apps = [APPS[n] for n in names]
+    for app in apps:
+        why = app.missing()
+        if why is not None:
+            print(f"bench_apps: {app.name}: {why}", file=sys.stderr)
+            return 2
+    config = dataclasses.replace(
+        APPS_CONFIG,
+        samples=args.samples,
+        min_samples=min(args.min_samples, args.samples),
+        concurrency=args.concurrency,
+    )
+    polite = LearnerConfig()  # the learner's default delay and jitter
+    choice = find_browser()
+    targets = [parse_target(f"http://{app.host}") for app in apps]
+    observed = [url for app in apps for url in app.observed_urls()]
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        resolve: dict[str, str] = {}
+        for app in apps:
+            folder = Path(tmp) / app.name
+            folder.mkdir()
+            resolve.update(stack.enter_context(app.serve(folder)).resolve())
+        run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        decided = []
+        for app, stats in zip(apps, run.result.domains, strict=True):
+            answering = await answering_patterns(app, resolve, config)
+            learned = run.result.learned
+            decided.append(decided_on(app, learned, answering, stats.seconds["learn"]))
+        urls = throughput_urls(apps, args.pages)
+        passes: list[Pass] = []
+        if args.rounds > 0:
+            passes = await throughput(
+                urls,
+                settings=config.render,
+                executable=choice.executable,
+                resolve=resolve,
+                concurrency=config.concurrency,
+                rounds=args.rounds,
+                pace=lambda: HostLimiter(
+                    delay_s=polite.delay_s,
+                    jitter_s=polite.jitter_s,
+                    per_host=polite.per_host,
+                    rng=random.Random(polite.seed),
+                ),
+            )
+    report(config, polite, choice.executable, decided, run.costs, run.seconds, urls, args, passes)
+    return 0
+
+
+def report(
+    config: LearnerConfig,
+    polite: LearnerConfig,
+    executable: str | None,
+    decided: Sequence[Decided],
+    costs: Sequence[DomainCost],
+    crawl_s: float,
+    urls: Sequence[str],
+    args: argparse.Namespace,
+    passes: Sequence[Pass],
+) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}, "
+        f"browser {executable or 'playwright'}; samples={config.samples} "
+        f"min_samples={config.min_samples} concurrency={config.concurrency} "
+        f"default_values={config.default_values} delay_s=0\n"
+    )
+    print(
+        "| host | studied | answering 2xx | decided | share | learn (s) "
+        "| kept for want of evidence |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for d in decided:
+        share = d.decided / d.answered if d.answered else 1.0
+        print(
+            f"| {d.host} | {d.studied} | {d.answered} | {d.decided} | {share:.0%} "
+            f"| {d.seconds:.1f} | {'; '.join(d.undecided) or '-'} |"
+        )
+    answered = sum(d.answered for d in decided)
+    total = sum(d.decided for d in decided)
+    print(f"| **all** | | {answered} | {total} | **{total / answered:.0%}** | | |\n")
+    report_costs(costs)
+    print(f"\nLearner run over all hosts: {crawl_s:.1f} s wall.\n")
+    if passes:
+        print(
+            f"At the learner's default politeness (delay {polite.delay_s} s + up to "
+            f"{polite.jitter_s} s jitter per host, {polite.per_host} at a time per host), "
+            f"concurrency {config.concurrency}."
+        )
+        report_throughput(urls, args.rounds, passes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_apps",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--apps", default=",".join(APPS), help="applications to study")
+    default = LearnerConfig()
+    parser.add_argument("--samples", type=int, default=default.samples, help="samples (S)")
+    parser.add_argument(
+        "--min-samples", type=int, default=default.min_samples, help="min_samples (N)"
+    )
+    parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
+    parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
+    parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")
+    args = parser.parse_args(argv)
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""The applications, each described the same way for the tests and the benchmark."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from learner.config import LearnerConfig
+from tests.apps import datasette_app, sphinx_app, trac_app
+from tests.apps.server import AppServer
+from tests.apps.truth import Expected
+from tests.site.learner_settings import SUITE_CONFIG
+
+__all__ = ["APPS", "APPS_CONFIG", "App"]
+
+APPS_CONFIG: LearnerConfig = dataclasses.replace(SUITE_CONFIG, default_values=0)
+"""The suite's settings, without default values: the verdicts of parameters are what is
+asserted, and each application's run stays under a minute."""
+
+
+@dataclass(frozen=True, slots=True)
+class App:
+    """One application: its host, its log, its expected verdicts and how to serve it."""
+
+    name: str
+    host: str
+    truth: dict[str, dict[str, Expected]]
+    observed_urls: Callable[[], list[str]]
+    serve: Callable[[Path], AppServer]
+    missing: Callable[[], str | None]
+    """Why the application cannot run here (not installed), or ``None``."""
+
+
+def _module_missing(module: str) -> Callable[[], str | None]:
+    def missing() -> str | None:
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: pip install -e '.[apps]'"
+        return None
+
+    return missing
+
+
+def _trac_missing() -> str | None:
+    if trac_app.trac_python() is None:
+        return f"no Trac interpreter: run scripts/setup.sh or set {trac_app.ENV_TRAC_PYTHON}"
+    return None
+
+
+APPS: dict[str, App] = {
+    app.name: app
+    for app in (
+        App(
+            "datasette",
+            datasette_app.HOST,
+            datasette_app.TRUTH,
+            datasette_app.observed_urls,
+            datasette_app.serve,
+            _module_missing("datasette"),
+        ),
+        App(
+            "sphinx",
+            sphinx_app.HOST,
+            sphinx_app.TRUTH,
+            sphinx_app.observed_urls,
+            sphinx_app.serve,
+            _module_missing("sphinx"),
+        ),
+        App(
+            "trac",
+            trac_app.HOST,
+            trac_app.TRUTH,
+            trac_app.observed_urls,
+            trac_app.serve,
+            _trac_missing,
+        ),
+    )
+}

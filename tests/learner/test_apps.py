@@ -1,0 +1,92 @@
+"""The learner on real third-party applications: Datasette, a Sphinx site and Trac.
+
+Each application is served on 127.0.0.1 with generated content (``tests/apps``); its
+observed-URL log and the verdict every studied parameter must get, with the reason from the
+application's code or documentation, are beside it. A parameter kept for want of evidence
+(its pages never settled, too few samples) is safe, but decides nothing: every studied
+parameter here must be decided by comparisons.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from learner.verdicts import cause_of
+from tests.apps.server import AppServer
+from tests.apps.truth import studied
+from tests.plugins.apps import AppRun, ServedApp
+
+pytestmark = pytest.mark.apps
+
+_RESOURCE = re.compile(
+    r"<(?:script|img|iframe)\b[^>]*>|<link\b[^>]*rel=[\"']?(?:stylesheet|icon|preload)[^>]*>",
+    re.IGNORECASE,
+)
+_ADDRESS = re.compile(r"(?:src|href)=[\"']?(?:https?:)?//([^/\"'>\s:]+)", re.IGNORECASE)
+
+
+def test_an_application_that_dies_at_start_fails_with_its_status_and_log(tmp_path: Path) -> None:
+    server = AppServer(
+        "dead.test",
+        lambda port: [sys.executable, "-c", f"print('no port {port} for you'); exit(3)"],
+        log=tmp_path / "dead.log",
+    )
+    with pytest.raises(RuntimeError, match=r"dead.test: exited with status 3: no port \d+"):
+        server.__enter__()
+
+
+def test_every_observed_url_answers_200_without_redirect_and_loads_nothing_from_elsewhere(
+    served_app: ServedApp,
+) -> None:
+    server, host = served_app.server, served_app.app.host
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for url in served_app.app.observed_urls():
+        path = url.split(host, 1)[1]
+        request = urllib.request.Request(f"http://{server.address}{path}", headers={"Host": host})
+        with opener.open(request, timeout=10) as response:
+            assert (response.status, response.url) == (200, request.full_url), url
+            page = response.read().decode("utf-8", "replace")
+        # Scripts, styles, images and frames come from the application's own host.
+        for tag in _RESOURCE.findall(page):
+            target = _ADDRESS.search(tag)
+            assert target is None or target.group(1) == host, (url, tag)
+
+
+@pytest.mark.browser
+def test_verdicts_match_the_applications_code(app_run: AppRun) -> None:
+    got = {
+        pattern: {name: verdict.verdict for name, verdict in params.items()}
+        for pattern, params in studied(app_run.result.learned, app_run.app.host).items()
+    }
+    expected = {
+        pattern: {name: truth.verdict for name, truth in params.items()}
+        for pattern, params in app_run.app.truth.items()
+    }
+    assert got == expected
+
+
+@pytest.mark.browser
+def test_every_studied_parameter_is_decided_by_evidence(app_run: AppRun) -> None:
+    verdicts = studied(app_run.result.learned, app_run.app.host)
+    causes = {
+        (pattern, name): cause_of(verdict)
+        for pattern, params in verdicts.items()
+        for name, verdict in params.items()
+    }
+    # Decided, or kept for the one cause the log leaves no way around.
+    assert {key: cause.value for key, cause in causes.items() if not cause.decided} == {
+        (pattern, name): truth.kept_for.value
+        for pattern, params in app_run.app.truth.items()
+        for name, truth in params.items()
+        if truth.kept_for is not None
+    }
+    decided = sum(
+        truth.kept_for is None for params in app_run.app.truth.values() for truth in params.values()
+    )
+    (domain,) = app_run.result.domains
+    assert (domain.account.studied, domain.account.decided) == (len(causes), decided)
