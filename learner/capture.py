@@ -34,7 +34,7 @@ from learner.config import RenderSettings
 from learner.errors import NavigationFailed, RenderCause, RenderTimeout
 from learner.memory import MemoryWatchdog
 from learner.model import Rendering
-from learner.page_scripts import PROBE, READY_STATE, SCROLL_THROUGH
+from learner.page_scripts import MEASURE, PROBE, READY_STATE, SCROLL_THROUGH
 
 logger = logging.getLogger(__name__)
 
@@ -242,15 +242,11 @@ class _Capture:
         reached = 0
         outcome: tuple[bool, str, dict[str, Any]] = (True, "", {})
         for _ in range(_SCROLL_PASSES):
-            probe = await self.probe()
-            if reached == 0 and int(probe["height"]) <= self.s.viewport_height:
-                return outcome
-            before = probe["changes"], self.watch.requests_started
+            started = self.watch.requests_started
             got = await self.evaluate(SCROLL_THROUGH, [self.s.max_page_height, reached], 5.0)
             if got is None:
                 return await self.wait_ready(_SHOT_QUIET_S)
-            after = (await self.probe())["changes"], self.watch.requests_started
-            if after != before:
+            if got["changes"] != got["before"] or self.watch.requests_started != started:
                 outcome = await self.wait_ready(_SHOT_QUIET_S)
             grown = int(got["height"]) > int(got["reached"])
             reached = int(got["reached"])
@@ -258,8 +254,13 @@ class _Capture:
                 return outcome
         return outcome
 
-    async def probe(self) -> dict[str, Any]:
-        got = await self.evaluate(PROBE, self.s.max_text_chars, 5.0)
+    async def probe(self, script: str = PROBE) -> dict[str, Any]:
+        """Run ``script`` in the page and add the moves the browser saw.
+
+        ``script`` is :data:`PROBE`, or :data:`MEASURE` where the text is not needed; the
+        moves are the requests started and the navigations so far.
+        """
+        got = await self.evaluate(script, self.s.max_text_chars, 5.0)
         if got is None:
             return {"height": 0, "text": "", "title": "", "changes": -1, "navigated": True}
         got = dict(got)
@@ -304,7 +305,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
     png, text, title = b"", "", ""
     still = False
     for _ in range(settings.settle_max_shots):
-        before = await job.probe()
+        before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
         if ready:
             # The quiet window, waited out around the screenshot (at once if it already has).

@@ -30,7 +30,7 @@ text field and would count as a change on any page with a search box.
 
 from __future__ import annotations
 
-__all__ = ["PROBE", "READINESS_INIT", "READY_STATE", "SCROLL_THROUGH"]
+__all__ = ["MEASURE", "PROBE", "READINESS_INIT", "READY_STATE", "SCROLL_THROUGH"]
 
 READINESS_INIT = r"""(() => {
   if (window.__samepage) return;
@@ -308,13 +308,30 @@ PROBE = r"""async (maxChars) => {
 """One cheap capture: size, visible text (capped in the page), title, and the count of DOM
 changes that count as loading so far (to tell whether the page moved during a screenshot)."""
 
+MEASURE = r"""async () => {
+  await document.fonts.ready;
+  const s = window.__samepage;
+  const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
+  await new Promise((done) => frame(() => frame(done)));
+  const root = document.documentElement, body = document.body;
+  return {height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
+          changes: s ? s.changes : -1};
+}"""
+"""The page's height and its count of DOM changes that count as loading, after the fonts
+and two frames: what a screenshot is taken at, and compared with afterwards."""
+
 SCROLL_THROUGH = r"""async ([limit, from]) => {
   const s = window.__samepage;
+  const changes = () => (s ? s.changes : -1);
+  const before = changes();
   const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
   const twoFrames = () => new Promise((done) => frame(() => frame(done)));
   const height = () => Math.min(limit, Math.max(
     document.documentElement ? document.documentElement.scrollHeight : 0,
     document.body ? document.body.scrollHeight : 0));
+  if (from === 0 && height() <= window.innerHeight) {
+    return {reached: window.innerHeight, height: height(), before: before, changes: before};
+  }
   const step = Math.max(200, window.innerHeight - 100);
   let y = from;
   while (y + window.innerHeight < height()) {
@@ -325,8 +342,9 @@ SCROLL_THROUGH = r"""async ([limit, from]) => {
   const reached = y + window.innerHeight;
   window.scrollTo(0, 0);
   await twoFrames();
-  return {reached: reached, height: height()};
+  return {reached: reached, height: height(), before: before, changes: changes()};
 }"""
 """Scrolls from ``from`` down to the capture height in steps of about a screen, one pair of
 frames per step, so that sections loaded on view (lazy images, IntersectionObserver) start
-loading; then back to the top. Returns how far it got and the page height then."""
+loading; then back to the top. A page no taller than the viewport is not scrolled. Returns
+how far it got, the page height then, and the DOM change count before and after."""
