@@ -27,7 +27,6 @@ __all__ = [
     "account",
     "cause_of",
     "warnings",
-    "with_cause",
 ]
 
 WARN_SHARE = 0.25
@@ -68,20 +67,6 @@ class VerdictCause(StrEnum):
     def gave_up(self) -> bool:
         """Whether the parameter was given up before anything could be learned of it."""
         return self in (VerdictCause.ORIGINALS_UNUSABLE, VerdictCause.SITE_GIVEN_UP)
-
-
-def with_cause(verdict: ParamVerdict, cause: VerdictCause) -> ParamVerdict:
-    """``verdict`` with ``cause`` recorded in its evidence."""
-    extra = {**verdict.extra, "cause": cause.value}
-    return ParamVerdict(
-        verdict.verdict,
-        verdict.tested,
-        verdict.changed,
-        verdict.failed,
-        reason=verdict.reason,
-        extra=extra,
-        defaults=verdict.defaults,
-    )
 
 
 def cause_of(verdict: ParamVerdict) -> VerdictCause:

@@ -233,6 +233,25 @@ async def test_killed_run_resumes_without_repeating_finished_work(
     ]
 
 
+async def _crawl_one_site(
+    site: Site, urls: list[str], tmp_path: Path, browser_choice: BrowserChoice
+) -> CrawlResult:
+    """Learn ``site`` from ``urls`` with three samples a parameter, in ``tmp_path``."""
+    config = LearnerConfig(
+        samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, render=CONFIG.render
+    )
+    with SiteServer([site]) as server:
+        return await crawl(
+            [parse_target(f"http://{site.host}")],
+            config=config,
+            out=tmp_path / "learned.json",
+            cache=tmp_path / "run",
+            observed=urls,
+            resolve=server.resolve(),
+            browser=browser_choice.executable,
+        )
+
+
 async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
     browser_choice: BrowserChoice, tmp_path: Path
 ) -> None:
@@ -243,19 +262,7 @@ async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
     for path in ("/a", "/b", "/c"):
         site.routes[path] = lambda request: wall
     urls = [f"http://blocked.test/{'abc'[n % 3]}?id={n}&ref=x{n}" for n in range(1, 10)]
-    config = LearnerConfig(
-        samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, render=CONFIG.render
-    )
-    with SiteServer([site]) as server:
-        result = await crawl(
-            [parse_target("http://blocked.test")],
-            config=config,
-            out=tmp_path / "learned.json",
-            cache=tmp_path / "run",
-            observed=urls,
-            resolve=server.resolve(),
-            browser=browser_choice.executable,
-        )
+    result = await _crawl_one_site(site, urls, tmp_path, browser_choice)
     params = result.learned.domains["blocked.test"].patterns["id&ref"].params
     assert {n: v.verdict for n, v in params.items()} == {"id": "non-neutral", "ref": "non-neutral"}
     assert all("block or consent page" in (v.reason or "") for v in params.values())
@@ -275,19 +282,7 @@ async def test_a_crawl_that_learns_nothing_says_so_loudly_and_publishes_nothing_
         site.routes[path] = lambda request: page
     site.routes["/api/held"] = lambda request: (request.stopping.wait(60), Response())[1]
     urls = [f"http://held.test/{'ab'[n % 2]}?id={n}&tab=x{n}" for n in range(1, 9)]
-    config = LearnerConfig(
-        samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, render=CONFIG.render
-    )
-    with SiteServer([site]) as server:
-        result = await crawl(
-            [parse_target("http://held.test")],
-            config=config,
-            out=tmp_path / "learned.json",
-            cache=tmp_path / "run",
-            observed=urls,
-            resolve=server.resolve(),
-            browser=browser_choice.executable,
-        )
+    result = await _crawl_one_site(site, urls, tmp_path, browser_choice)
     params = result.learned.domains["held.test"].patterns["id&tab"].params
     assert not any(v.neutral for v in params.values())
     found = result.domains[0].account
