@@ -188,7 +188,6 @@ _RECOMMENDATION: Pool = (
     ("obOrigUrl", _one_of("true")),
     ("taboola_click_id", lambda rng: "GiA" + _token(_B64, 30)(rng)),
     ("tblci", lambda rng: "GiA" + _token(_B64, 30)(rng)),
-    ("nosto", _one_of("frontpage-nosto-1", "productpage-nosto-2")),
     ("nosto_source", _one_of("slot", "email")),
     ("yottly_online", _one_of("1")),
     ("yottly_recommender", _token(_HEX, 8)),
