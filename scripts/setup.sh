@@ -26,9 +26,9 @@ apt_install() {
 
 stamp="$VENV/.samepage-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,cluster,duckdb,spark,test] into $VENV" >&2
+    echo "setup: installing samepage[learner,cluster,duckdb,spark,scrapy,warc,test] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,test]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,scrapy,warc,test]"
     touch "$stamp"
 fi
 
