@@ -54,6 +54,9 @@ class Cause(StrEnum):
     """No difference was seen, but a render involved never became ready."""
     UNDECIDED = "undecided"
     """The original disagreed with itself too much to judge."""
+    ARCHIVE = "archive-same"
+    """Not rendered: a web archive holds 2xx captures of both URLs with the same payload
+    digest (:mod:`learner.archive_evidence`)."""
 
 
 HOPELESS_ORIGINAL = frozenset(

@@ -16,8 +16,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from learner import images
+from learner.archive_evidence import ArchiveEvidence
 from learner.config import LearnerConfig
-from learner.decision import Decision, Shot, decide
+from learner.decision import Cause, Decision, Shot, decide
 from learner.errors import RenderError
 from learner.fingerprint import fingerprint
 from learner.model import PairOutcome, Rendering
@@ -44,6 +45,8 @@ class SiteCounters:
     render_failures: int = 0
     comparisons: int = 0
     resumed: int = 0
+    archived: int = 0
+    """Samples decided by a web archive's captures, not rendered."""
     outcomes: list[PairOutcome] = field(default_factory=list)
     """Every outcome of the site, fresh or read back from the checkpoint."""
 
@@ -86,6 +89,7 @@ class SampleRunner:
         *,
         retry_policy: RetryPolicy,
         sleep: Sleep = asyncio.sleep,
+        archive: ArchiveEvidence | None = None,
     ) -> None:
         self.config = config
         self.renderer = renderer
@@ -95,6 +99,7 @@ class SampleRunner:
         self.progress = progress
         self.retry_policy = retry_policy
         self.sleep = sleep
+        self.archive = archive
         self.render_seconds = 0.0
         self._used: set[tuple[str, str]] = set()
 
@@ -136,8 +141,23 @@ class SampleRunner:
     async def compare_urls(
         self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
     ) -> PairOutcome:
-        """Judge one sample, or read it back from the checkpoint of an earlier run."""
+        """Judge one sample, or read it back from the checkpoint of an earlier run.
+
+        The archive, when given, is asked first, then the checkpoint; an archive outcome in
+        the checkpoint that this run's archive does not give again (another index or window,
+        or none) is judged afresh. So a resumed run decides as an uninterrupted one.
+        """
+        archived = self.archive.outcome(original, candidate) if self.archive else None
         done = self.store.finished(original, candidate)
+        if archived is not None:
+            if done is None or done.to_json() != archived.to_json():
+                self.store.record(archived)
+            counters.archived += (original, candidate) not in self._used
+            self._used.add((original, candidate))
+            counters.outcomes.append(archived)
+            return archived
+        if done is not None and done.cause == Cause.ARCHIVE:
+            done = None
         if done is not None:
             first_use = (original, candidate) not in self._used
             if first_use and self.store.from_earlier_run(original, candidate):
