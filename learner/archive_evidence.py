@@ -12,12 +12,24 @@ used only when:
 - both answered 2xx (a revisit counts with its own status and the payload digest it
   repeats; a revisit without a 2xx status or without a digest is not used);
 - they were taken at most ``window_s`` seconds apart (:data:`DEFAULT_WINDOW_S`);
-- their digest was not also captured on another path: the same bytes on two paths are a
-  page served for everything (a block, consent or error page), which proves nothing.
+- every other URL captured with their digest is on the same path and agrees with the
+  candidate on every parameter the two share (other than the tested one): the same bytes
+  on another path, or for another value of a parameter the sample keeps, are a page served
+  for everything (a block, login, consent or error page), which proves nothing. A digest
+  shared by more than :data:`MAX_SHARED` URLs is not used at all;
+- the path has 2xx captures with at least two digests: the server's bytes vary with the
+  query there. A path that answers every URL with one body (an application shell whose
+  scripts build the page from the URL, or a wall) proves nothing by its bytes.
 
-A differing digest is no evidence of change (pages carry timestamps and tokens): the sample
-is rendered as without an archive. Of several pairs that qualify, the closest in time is
-used (then the earliest), so the choice does not depend on the order of the index.
+A digest is of the bytes the server sent, not of the page a browser builds: a page whose
+server renders one parameter and whose scripts read another can show a difference the
+bytes do not (docs/archives.md says when to give ``--archive``).
+
+The learner also asks robots.txt first, as before a render: a URL it may not render is not
+decided from the archive either. A differing digest is no evidence of change (pages carry
+timestamps and tokens): the sample is rendered as without an archive. Of several pairs that
+qualify, the closest in time is used (then the earliest), so the choice does not depend on
+the order of the index.
 """
 
 from __future__ import annotations
@@ -26,7 +38,6 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from learner.decision import Cause
 from learner.errors import ConfigError
@@ -35,16 +46,39 @@ from samepage.archives import Capture, archive_format, file_captures, seconds_be
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_WINDOW_S", "ArchiveEvidence", "load_archive"]
+__all__ = ["DEFAULT_WINDOW_S", "MAX_SHARED", "ArchiveEvidence", "load_archive"]
 
 DEFAULT_WINDOW_S = 86400.0
 """The most seconds between the two captures of a sample: one day."""
 
+MAX_SHARED = 1000
+"""The most distinct URLs one digest may have been captured for and still be evidence."""
 
-def _page(url: str) -> str:
-    """``scheme://host:port/path`` of a URL: what tells two pages of a site apart."""
-    parts = urlsplit(url)
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path}"
+
+def _split(url: str) -> tuple[str, list[str]]:
+    """A URL's part before the query, and its query pieces, as spelled (no fragment)."""
+    base, _, query = url.partition("#")[0].partition("?")
+    return base, [piece for piece in query.split("&") if piece]
+
+
+def _name(piece: str) -> str:
+    return piece.partition("=")[0]
+
+
+def _agrees(url: str, candidate: str, dropped: frozenset[str]) -> bool:
+    """Whether ``url`` is on the candidate's path with its values of the shared parameters.
+
+    Parameters are compared by name as spelled; a parameter in ``dropped`` (the tested
+    one) may take any value.
+    """
+    base, pieces = _split(url)
+    want_base, want = _split(candidate)
+    if base != want_base:
+        return False
+    shared = ({_name(p) for p in pieces} & {_name(p) for p in want}) - dropped
+    return all(
+        [p for p in pieces if _name(p) == n] == [p for p in want if _name(p) == n] for n in shared
+    )
 
 
 @dataclass(slots=True)
@@ -55,17 +89,29 @@ class ArchiveEvidence:
     sources: tuple[str, ...] = ()
     captures: dict[str, list[Capture]] = field(default_factory=dict)
     """Per exact URL, its usable captures, oldest first."""
-    pages: dict[str, set[str]] = field(default_factory=dict)
-    """Per digest, the pages (:func:`_page`) it was captured on; two are enough to know."""
+    shared: dict[str, set[str] | None] = field(default_factory=dict)
+    """Per digest, the URLs it was captured for; ``None`` past :data:`MAX_SHARED`."""
+    varied: dict[str, set[str]] = field(default_factory=dict)
+    """Per path (the URL before its query), up to two of the digests captured on it."""
 
     def add(self, capture: Capture) -> None:
         """Keep ``capture`` if it can be evidence (2xx, with a digest)."""
         if not capture.ok or capture.digest is None:
             return
         self.captures.setdefault(capture.url, []).append(capture)
-        pages = self.pages.setdefault(capture.digest, set())
-        if len(pages) < 2:
-            pages.add(_page(capture.url))
+        urls = self.shared.setdefault(capture.digest, set())
+        if urls is not None:
+            urls.add(capture.url)
+            if len(urls) > MAX_SHARED:
+                self.shared[capture.digest] = None
+        digests = self.varied.setdefault(_split(capture.url)[0], set())
+        if len(digests) < 2:
+            digests.add(capture.digest)
+
+    def _specific(self, digest: str, candidate: str, dropped: frozenset[str]) -> bool:
+        """Whether ``digest`` was captured only for URLs that agree with ``candidate``."""
+        urls = self.shared.get(digest)
+        return urls is not None and all(_agrees(u, candidate, dropped) for u in urls)
 
     def finish(self) -> None:
         """Order every URL's captures by time (then digest), once all are added."""
@@ -78,10 +124,14 @@ class ArchiveEvidence:
         candidates = self.captures.get(candidate)
         if not originals or not candidates:
             return None
+        if len(self.varied.get(_split(candidate)[0], ())) < 2:
+            return None  # one body for every URL of the path
+        kept = _split(candidate)[1]
+        dropped = frozenset(_name(p) for p in _split(original)[1] if p not in kept)
         best: tuple[float, str, str, Capture, Capture] | None = None
         for first in originals:
-            if len(self.pages.get(first.digest or "", ())) != 1:
-                continue  # the same bytes on another path too
+            if not self._specific(first.digest or "", candidate, dropped):
+                continue  # the same bytes for another page too
             for second in candidates:
                 if second.digest != first.digest:
                     continue

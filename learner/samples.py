@@ -143,11 +143,12 @@ class SampleRunner:
     ) -> PairOutcome:
         """Judge one sample, or read it back from the checkpoint of an earlier run.
 
-        The archive, when given, is asked first, then the checkpoint; an archive outcome in
+        The archive, when given, is asked first (for URLs robots.txt allows), then the
+        checkpoint; an archive outcome in
         the checkpoint that this run's archive does not give again (another index or window,
         or none) is judged afresh. So a resumed run decides as an uninterrupted one.
         """
-        archived = self.archive.outcome(original, candidate) if self.archive else None
+        archived = await self._archived(original, candidate)
         done = self.store.finished(original, candidate)
         if archived is not None:
             if done is None or done.to_json() != archived.to_json():
@@ -171,6 +172,15 @@ class SampleRunner:
         self._used.add((original, candidate))
         counters.outcomes.append(done)
         return done
+
+    async def _archived(self, original: str, candidate: str) -> PairOutcome | None:
+        """The archive's outcome of a sample whose two URLs robots.txt lets the learner render."""
+        if self.archive is None:
+            return None
+        found = self.archive.outcome(original, candidate)
+        if found is None or not await self.robots.allowed(original):
+            return None
+        return found if await self.robots.allowed(candidate) else None
 
     async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
         originals: list[_Page] = []

@@ -42,13 +42,19 @@ def test_an_index_and_a_warc_plan_as_the_text_log_of_their_urls(tmp_path: Path) 
     assert _plan(tmp_path, "named", "--urls", *map(str, warcs)) == text
 
 
-def test_archives_mixed_with_logs_or_unreadable_are_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _inputs(tmp_path: Path) -> tuple[Path, Path]:
+    """A domains file and a one-line URL log."""
     listed = tmp_path / "domains.txt"
     listed.write_text("shop.example\n", encoding="utf-8")
     log = tmp_path / "urls.txt"
     log.write_text(URLS[0] + "\n", encoding="utf-8")
+    return listed, log
+
+
+def test_archives_mixed_with_logs_or_unreadable_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listed, log = _inputs(tmp_path)
     index = write_cdxj(tmp_path / "index.cdxj", SHOTS)
     out = str(tmp_path / "plan.jsonl")
     assert main(["plan", str(listed), "--urls", str(index), str(log), "--out", out]) == 2
@@ -60,3 +66,24 @@ def test_archives_mixed_with_logs_or_unreadable_are_one_line(
     assert capsys.readouterr().err.strip() == (
         f"learner: --urls {missing}: No such file or directory"
     )
+
+
+def test_crawl_refuses_an_unreadable_archive_and_archive_with_ray_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listed, log = _inputs(tmp_path)
+    missing = str(tmp_path / "gone.cdxj")
+    out = str(tmp_path / "learned.json")
+    assert main(["crawl", str(listed), "--urls", str(log), "--archive", missing, "--out", out]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"learner: --archive {missing}: No such file or directory"
+    )
+    index = str(write_cdxj(tmp_path / "index.cdxj", SHOTS))
+    args = ["crawl", str(listed), "--urls", str(log), "--archive", index, "--ray", "--out", out]
+    assert main(args) == 2
+    assert capsys.readouterr().err.strip() == (
+        "learner: --archive: not available with --ray; run without --ray"
+    )
+    window = ["--archive-window", "-1"]
+    assert main(["crawl", str(listed), "--urls", str(log), "--archive", index, *window]) == 2
+    assert "--archive-window -1.0: give a finite number" in capsys.readouterr().err
