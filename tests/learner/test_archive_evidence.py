@@ -242,3 +242,15 @@ def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
         load_archive([str(tmp_path / "missing.cdxj")])
     with pytest.raises(ConfigError, match="--archive-window"):
         load_archive([str(index)], float("nan"))
+
+
+def test_samples_from_the_archive_do_not_count_as_rendered_urls() -> None:
+    from learner.defaults import _rendered
+    from samepage import ParamVerdict, PatternEntry
+
+    rendered = {"url": "https://s.example/p?id=1&ref=a", "candidate": "https://s.example/p?ref=a"}
+    archived = {"url": ORIGINAL, "candidate": CANDIDATE, "from": "archive"}
+    samples = {"samples": [rendered, archived]}
+    entry = PatternEntry(2, {"ref": ParamVerdict("neutral", 2, 0, 0, extra=samples)})
+    # Default values prefer sample URLs already rendered; an archive sample rendered nothing.
+    assert _rendered(entry) == {rendered["url"], rendered["candidate"]}
