@@ -303,7 +303,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         ready, unsettled, scrolled = await job.scroll_through()
         state = scrolled or state
     png, text, title = b"", "", ""
-    still = False
+    still, scripted = False, True
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
@@ -312,6 +312,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
             ready, unsettled, state = await job.wait_ready(settings.quiet_window_s)
         after = await job.probe()
         text, title = str(after["text"]), str(after["title"])
+        scripted = bool(after.get("scripted", True))
         # Nothing that counts as loading happened from before the screenshot until now.
         still = all(before[k] == after[k] for k in ("changes", "moves"))
         if still or not ready or time.monotonic() >= job.deadline:
@@ -332,6 +333,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         unsettled="" if settled else unsettled,
         retry_after=watch.retry_after,
         readiness=state,
+        scripted=scripted,
     )
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
+from learner.archive_logs import archive_logs
 from learner.cli_options import OPTION_NAMES, build_parser
 from learner.config import LearnerConfig, build_config, read_config_file
 from learner.crawl import CrawlResult, GateRefused, crawl
@@ -146,6 +147,8 @@ def _print_summary(result: CrawlResult) -> None:
         f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "
         f"({stats['decided_share']:.0%})"
     )
+    if stats.get("archive_samples"):
+        print(f"samples decided by the archive, not rendered: {stats['archive_samples']}")
     print(
         f"renders {stats['renders']} in {stats['seconds']:.1f}s "
         f"({stats['pages_per_second']:.2f} pages/s); "
@@ -187,6 +190,13 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     plan = None
     if args.plan:
         config, plan = _adopt_plan(args.plan, config, overrides)
+    archive = None
+    if args.archive:
+        if args.ray is not None:
+            raise ConfigError("--archive: not available with --ray; run without --ray")
+        from learner.archive_evidence import load_archive
+
+        archive = load_archive(args.archive, args.archive_window)
     options: dict[str, Any] = {
         "config": config,
         "out": Path(args.out),
@@ -199,6 +209,8 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "force": args.force,
         "progress": progress,
     }
+    if archive is not None:
+        options["archive"] = archive
     if args.ray is not None:
         from learner.cluster import crawl_on_ray
 
@@ -246,18 +258,19 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
     settings = PlanSettings(config.top_patterns, config.samples, config.seed)
     plan_format(args.out)
     _refuse_overwrite(args.out, [args.domains, *args.urls, args.config])
-    plans = plan_files(
-        targets,
-        args.urls,
-        settings,
-        fmt=args.input_format,
-        column=args.column,
-        memory_limit=args.memory_limit,
-    )
-    try:
-        written = write_plan(plans, args.out, settings)
-    except duckdb_errors() as exc:
-        raise ConfigError(_log_error(str(exc), args.urls)) from exc
+    with archive_logs(args.urls, args.input_format) as (sources, fmt):
+        plans = plan_files(
+            targets,
+            sources,
+            settings,
+            fmt=fmt,
+            column=args.column,
+            memory_limit=args.memory_limit,
+        )
+        try:
+            written = write_plan(plans, args.out, settings)
+        except duckdb_errors() as exc:
+            raise ConfigError(_log_error(str(exc), args.urls)) from exc
     print(f"plan: {written} domains written to {args.out}")
     return EXIT_OK
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from learner.archive_evidence import DEFAULT_WINDOW_S
 from learner.config import MAX_CONCURRENCY, MAX_SAMPLES, MAX_TOP_PATTERNS, LearnerConfig
 
 __all__ = ["OPTION_NAMES", "build_parser"]
@@ -33,6 +34,7 @@ examples:
   python -m learner crawl domains.txt --plan plan.parquet --ray auto --cache /shared/run
   python -m learner crawl domains.txt --previous data/learned.json --out data/learned.new.json
   python -m learner crawl staging.txt --resolve shop.example=10.0.0.5:8080
+  python -m learner crawl domains.txt --urls urls.txt --archive archive/index.cdxj
   python -m learner demo
   python -m learner diff data/learned.json data/learned.new.json
   python -m learner report .samepage-cache --out report/
@@ -89,6 +91,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     io.add_argument(
         "--config", metavar="TOML", help="settings file ([learner] table); the command line wins"
+    )
+    io.add_argument(
+        "--archive",
+        metavar="INDEX",
+        action="append",
+        default=[],
+        help="a web archive's CDXJ index (repeatable): a sample whose URL and URL without the "
+        "parameter both have 2xx captures with one payload digest, on a page that runs no "
+        "script, is 'same' without rendering the candidate (docs/archives.md)",
+    )
+    io.add_argument(
+        "--archive-window",
+        type=float,
+        metavar="SECONDS",
+        default=DEFAULT_WINDOW_S,
+        help="the most seconds between the two captures of a sample",
     )
     _method_options(run)
     net = run.add_argument_group("browser and network")
@@ -158,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LOG",
         nargs="+",
         required=True,
-        help="URL logs: text (one URL a line), .csv or .parquet; globs allowed",
+        help="URL logs: text (one URL a line), .csv or .parquet; globs allowed; or web "
+        "archives: CDXJ indexes (.cdxj) or WARC files (.warc, .warc.gz), one URL a capture",
     )
     plan.add_argument(
         "--out", metavar="PLAN", required=True, help="plan to write: .parquet or .jsonl"
@@ -166,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--column", default="url", help="the URL column of CSV and Parquet logs")
     plan.add_argument(
         "--input-format",
-        choices=["text", "csv", "parquet"],
+        choices=["text", "csv", "parquet", "cdxj", "warc"],
         help="format of the logs (default: by the first log's extension)",
     )
     plan.add_argument(

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from learner.archive_evidence import ArchiveEvidence
 from learner.browser import find_browser
 from learner.config import LearnerConfig
 from learner.diff import GateResult
@@ -102,6 +103,7 @@ def run_summary(
         "render_failures": sum(s.counters.render_failures for s in stats),
         "comparisons": sum(s.counters.comparisons for s in stats),
         "resumed_comparisons": sum(s.counters.resumed for s in stats),
+        "archive_samples": sum(s.counters.archived for s in stats),
         "seconds": round(seconds, 3),
         "render_seconds": round(render_seconds, 3),
         "pages_per_second": round(renders / seconds, 3) if seconds else 0.0,
@@ -170,6 +172,7 @@ async def crawl(
     previous: Path | None = None,
     force: bool = False,
     progress: Progress | None = None,
+    archive: ArchiveEvidence | None = None,
 ) -> CrawlResult:
     """Learn ``targets`` and write the learned set to ``out``.
 
@@ -186,6 +189,8 @@ async def crawl(
         previous: the learned set last published, for the publishing gate.
         force: write even when the gate refuses.
         progress: where progress is shown.
+        archive: web archive captures that decide samples without rendering
+            (:mod:`learner.archive_evidence`).
 
     Raises:
         BrowserNotFound, ConfigError: before any work is done.
@@ -223,7 +228,14 @@ async def crawl(
             )
         )
         runner = SampleRunner(
-            config, renderer, store, limiter, robots, progress, retry_policy=retry_policy
+            config,
+            renderer,
+            store,
+            limiter,
+            robots,
+            progress,
+            retry_policy=retry_policy,
+            archive=archive,
         )
         run = DomainRun(config, runner, robots, limiter, normalizer, progress)
         entries = await asyncio.gather(

@@ -56,6 +56,9 @@ class Cause(StrEnum):
     """The original disagreed with itself too much to judge."""
     SAME_URL = "same-url"
     """The candidate is the original URL itself: nothing was removed, nothing is proved."""
+    ARCHIVE = "archive-same"
+    """Not rendered: a web archive holds 2xx captures of both URLs with the same payload
+    digest (:mod:`learner.archive_evidence`)."""
 
 
 HOPELESS_ORIGINAL = frozenset(

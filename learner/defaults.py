@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,7 +204,18 @@ def _rendered(entry: PatternEntry) -> set[str]:
     """
     samples = [s for v in entry.params.values() for s in v.extra.get("samples", ())]
     samples += entry.extra.get("joint_checks", ())
-    return {url for s in samples for url in (s.get("url"), s.get("candidate")) if url}
+    return _urls_rendered(samples)
+
+
+def _urls_rendered(samples: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The URLs of ``samples``, but for samples a web archive decided (not rendered)."""
+    return {
+        url
+        for s in samples
+        if s.get("from") != "archive"
+        for url in (s.get("url"), s.get("candidate"))
+        if url
+    }
 
 
 async def learn_defaults(
@@ -260,7 +271,7 @@ async def learn_defaults(
         trials = await asyncio.gather(*(test(name, value) for name, value in batch))
         for (name, _), trial in zip(batch, trials, strict=True):
             found[name].append(trial)
-            rendered.update(url for s in trial.samples for url in (s["url"], s["candidate"]))
+            rendered.update(_urls_rendered(trial.samples))
             if trial.default is not None or not queues[name]:
                 del queues[name]
     params = dict(entry.params)

@@ -85,6 +85,7 @@ class DomainStats:
             "render_failures": c.render_failures,
             "comparisons": c.comparisons,
             "resumed_comparisons": c.resumed,
+            "archive_samples": c.archived,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "error": self.error,
             "decided": self.account.to_json(),

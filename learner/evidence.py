@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from learner.decision import HOPELESS_ORIGINAL
+from learner.decision import HOPELESS_ORIGINAL, Cause
 from learner.model import PairOutcome
 from learner.sampling import Context, PatternGroup, context_of
 
@@ -43,9 +43,11 @@ class Tally:
             self.tested += 1
             self.changed += outcome.outcome == "changed"
             self.contexts.append(context)
-        self.samples.append(
-            {"url": outcome.original, "candidate": outcome.candidate, "outcome": outcome.outcome}
-        )
+        sample = {"url": outcome.original, "candidate": outcome.candidate}
+        sample["outcome"] = outcome.outcome
+        if outcome.cause == Cause.ARCHIVE:
+            sample["from"] = "archive"
+        self.samples.append(sample)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,9 @@ class Rendering:
     retry_after: str | None = None
     readiness: Mapping[str, Any] = field(default_factory=dict)
     """What the last readiness check saw (timers, requests, quiet time, noise changes)."""
+    scripted: bool = True
+    """Whether the page can run script: a script element, an inline event handler, a frame
+    or a plugin. A page that cannot renders the same from the same bytes, whatever its URL."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -302,11 +302,15 @@ PROBE = r"""async (maxChars) => {
   const root = document.documentElement, body = document.body;
   const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   const text = body ? body.innerText : (root ? root.innerText : "");
+  const scripted = document.querySelector('script, iframe, frame, object, embed') !== null
+    || [...document.querySelectorAll('*')].some(
+      (e) => e.getAttributeNames().some((n) => n.startsWith('on')));
   return {height: height, text: text.slice(0, maxChars), title: document.title,
-          changes: s ? s.changes : -1};
+          changes: s ? s.changes : -1, scripted: scripted};
 }"""
-"""One cheap capture: size, visible text (capped in the page), title, and the count of DOM
-changes that count as loading so far (to tell whether the page moved during a screenshot)."""
+"""One cheap capture: size, visible text (capped in the page), title, the count of DOM
+changes that count as loading so far (to tell whether the page moved during a screenshot),
+and whether the page can run script (a script, an inline handler, a frame or a plugin)."""
 
 MEASURE = r"""async () => {
   await document.fonts.ready;

@@ -94,6 +94,22 @@ def _urls(url: str, candidate: str, evidence: Mapping[str, Any]) -> str:
     return table("Requested and final URLs", ["page", "requested", "final URL", "status"], rows)
 
 
+def _archived(url: str, candidate: str, archived: Mapping[str, Any]) -> str:
+    """The two archive captures that decided a sample without rendering it."""
+    rows = []
+    for label, asked in (("original", url), ("candidate", candidate)):
+        found = _dict(archived.get(label))
+        cells = [code(asked), escape(found.get("timestamp", "n/a")), escape(found.get("status"))]
+        cells += [code(found.get("digest")), escape("revisit" if found.get("revisit") else "")]
+        rows.append(row(label, [*cells, code(found.get("where"))]))
+    heads = ["page", "URL", "captured", "status", "payload digest", "record", "index"]
+    note = (
+        '<p class="archive"><strong>from the archive:</strong> not rendered; both URLs were '
+        "captured answering 2xx with the same payload digest.</p>"
+    )
+    return note + table("Archive captures", heads, rows)
+
+
 def _sample(
     run: RunFolder, images: EvidenceImages, number: int, sample: Mapping[str, Any], without: str
 ) -> str:
@@ -106,6 +122,10 @@ def _sample(
     parts = [f'<div class="sample"><h5>Sample {number}: {badge(outcome)}</h5>']
     if reason:
         parts.append(f'<p class="reason"><strong>{label}:</strong> {escape(reason)}</p>')
+    archived = _dict(evidence.get("archive"))
+    if archived:
+        parts.append(_archived(url, candidate, archived))
+        return "".join(parts) + "</div>"
     if evidence:
         shots = [
             _figure(images, evidence.get("original_thumb"), "original", f"Original page {url}"),

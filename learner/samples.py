@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from learner import images
+from learner.archive_evidence import ArchiveEvidence
 from learner.config import LearnerConfig
 from learner.decision import Cause, Decision, Shot, decide
 from learner.errors import RenderCause, RenderError
@@ -69,6 +70,8 @@ class SiteCounters:
     render_failures: int = 0
     comparisons: int = 0
     resumed: int = 0
+    archived: int = 0
+    """Samples decided by a web archive's captures, not rendered."""
     outcomes: list[PairOutcome] = field(default_factory=list)
     """Every outcome of the site, fresh or read back from the checkpoint."""
 
@@ -111,6 +114,7 @@ class SampleRunner:
         *,
         retry_policy: RetryPolicy,
         sleep: Sleep = asyncio.sleep,
+        archive: ArchiveEvidence | None = None,
     ) -> None:
         self.config = config
         self.renderer = renderer
@@ -120,6 +124,7 @@ class SampleRunner:
         self.progress = progress
         self.retry_policy = retry_policy
         self.sleep = sleep
+        self.archive = archive
         self.render_seconds = 0.0
         self._used: set[tuple[str, str]] = set()
 
@@ -169,12 +174,35 @@ class SampleRunner:
         """Judge one sample, or read it back from the checkpoint of an earlier run.
 
         A candidate equal to its original proves nothing (a plan whose URLs do not hold the
-        parameter): the sample fails, and is never taken for "identical".
+        parameter): the sample fails, and is never taken for "identical". The archive, when
+        given, is asked next (for URLs robots.txt allows), then the checkpoint; an archive
+        outcome in the checkpoint that this run's archive does not give again (another index
+        or window, or none) is judged afresh. So a resumed run decides as an uninterrupted one.
         """
         if original == candidate:
             counters.outcomes.append(same_url_outcome(original))
             return counters.outcomes[-1]
+        archived = await self._archived(original, candidate)
         done = self.store.finished(original, candidate)
+        if archived is not None:
+            resumed = done is not None and done.cause == Cause.ARCHIVE
+            if (
+                resumed
+                and done is not None
+                and done.evidence.get("archive") == archived.evidence.get("archive")
+            ):
+                archived = done  # confirmed by the earlier run's render of the original
+            else:
+                archived = await self._confirmed(pages, archived)
+        if archived is not None:
+            if done is None or done.to_json() != archived.to_json():
+                self.store.record(archived)
+            counters.archived += (original, candidate) not in self._used
+            self._used.add((original, candidate))
+            counters.outcomes.append(archived)
+            return archived
+        if done is not None and done.cause == Cause.ARCHIVE:
+            done = None
         if done is not None:
             first_use = (original, candidate) not in self._used
             if first_use and self.store.from_earlier_run(original, candidate):
@@ -188,6 +216,42 @@ class SampleRunner:
         self._used.add((original, candidate))
         counters.outcomes.append(done)
         return done
+
+    async def _confirmed(self, pages: PatternPages, found: PairOutcome) -> PairOutcome | None:
+        """The archive's "same", if the original, rendered, is a page that runs no script.
+
+        One payload digest proves that the server sent the same bytes for both URLs; the
+        page a reader sees can still differ where its scripts read the URL. A page that can
+        run none (no script, inline handler, frame or plugin) renders the same from the same
+        bytes, so for it the digest stands in for the candidate's render and the noise
+        renders; any other page is rendered as without an archive.
+        """
+        page = await pages.get(found.original)
+        rendering = page.rendering
+        if (
+            rendering is None
+            or not rendering.settled
+            or rendering.scripted
+            or not 200 <= (rendering.status or 0) < 300
+        ):
+            return None
+        evidence = {
+            **found.evidence,
+            "original_scripted": False,
+            "renders": {"original": 1, "candidate": 0},
+        }
+        return PairOutcome(
+            found.original, found.candidate, found.outcome, found.reason, evidence, found.cause
+        )
+
+    async def _archived(self, original: str, candidate: str) -> PairOutcome | None:
+        """The archive's outcome of a sample whose two URLs robots.txt lets the learner render."""
+        if self.archive is None:
+            return None
+        found = self.archive.outcome(original, candidate)
+        if found is None or not await self.robots.allowed(original):
+            return None
+        return found if await self.robots.allowed(candidate) else None
 
     async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
         originals: list[_Page] = []

@@ -35,6 +35,7 @@ examples:
   cat urls.txt | samepage dedupe --format tsv
   samepage normalize crawl/*.parquet --column url --out keyed.parquet
   samepage dedupe 'crawl/*.parquet' --column url --out groups.parquet
+  samepage dedupe archive/index.cdxj        # per key: captures and distinct digests
   samepage same 'https://a.example/p?id=1&utm_source=x' 'https://A.example/p/?id=1'
   samepage explain 'https://shop.example/p?id=1&ref=twitter' --learned data/learned.json
 
@@ -73,9 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     group.add_argument(
         "--input-format",
-        choices=("text", "parquet", "csv"),
+        choices=("text", "parquet", "csv", "cdxj", "warc"),
         help="read the files as this format (default: by extension: .parquet, .pq, .csv, "
-        ".csv.gz; anything else is text, one URL per line)",
+        ".csv.gz; .cdxj and .warc(.gz) are web archives, see docs/archives.md; anything "
+        "else is text, one URL per line)",
     )
     group.add_argument(
         "--column", default="url", metavar="NAME", help="the column of URLs (default: %(default)s)"
@@ -116,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=("jsonl", "tsv"),
         default="jsonl",
         help="jsonl: {key, count, urls} per group; tsv: count, key, first URL "
+        "(archives: jsonl adds digests and captures; tsv is count, digests, key, first URL) "
         "(default: %(default)s)",
     )
     dedupe.add_argument(
@@ -287,7 +290,21 @@ def _print_table(batches: Iterator[Any], args: argparse.Namespace) -> None:
                 write(f"{count}\t{key}\t{urls[0]}\n")
 
 
+def _run_archive(norm: MIQPSNormalizer, args: argparse.Namespace) -> int | None:
+    """Normalize or dedupe web archives (CDXJ, WARC); ``None`` when the input is not one."""
+    from samepage._archive_cli import archive_input, run_archive
+
+    try:
+        fmt = archive_input(args.input_format, args.files, args.out)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
+    return None if fmt is None else run_archive(norm, args, fmt, _stdout())
+
+
 def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    archived = _run_archive(norm, args)
+    if archived is not None:
+        return archived
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)
@@ -307,6 +324,9 @@ def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
 
 
 def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    archived = _run_archive(norm, args)
+    if archived is not None:
+        return archived
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)

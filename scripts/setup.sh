@@ -28,9 +28,9 @@ apt_install() {
 
 stamp="$VENV/.samepage-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,cluster,duckdb,spark,test,apps] into $VENV" >&2
+    echo "setup: installing samepage[learner,cluster,duckdb,spark,scrapy,warc,test,apps] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,test,apps]"
+    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,scrapy,warc,test,apps]"
     touch "$stamp"
 fi
 

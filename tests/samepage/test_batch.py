@@ -48,7 +48,8 @@ def test_import_samepage_imports_no_engine() -> None:
     code = (
         "import sys, samepage, samepage.cli\n"
         "heavy = {'pyarrow', 'duckdb', 'pyspark', 'pandas', 'numpy', 'samepage.arrow',\n"
-        "         'samepage.duckdb', 'samepage.spark', 'learner'}\n"
+        "         'samepage.duckdb', 'samepage.spark', 'learner', 'warcio', 'scrapy',\n"
+        "         'twisted', 'samepage.archives', 'samepage.scrapy', 'samepage._archive_cli'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,8 +10,8 @@ def test_all_is_sorted_and_complete() -> None:
     for name in samepage.__all__:
         assert hasattr(samepage, name), name
     public = {n for n in dir(samepage) if not n.startswith("_")}
-    # Engine adapters become attributes once another test imports them.
-    engines = {"arrow", "duckdb", "spark"}
+    # Engine and crawler adapters become attributes once another test imports them.
+    engines = {"arrow", "duckdb", "spark", "archives", "scrapy"}
     modules = {"annotations", "cli", "errors", "learned", "normalizer", "rules", *engines}
     assert public - set(samepage.__all__) - modules == set()
 

@@ -1,0 +1,256 @@
+"""Archive captures as sample evidence: which pairs of captures prove "same", and which not."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import pytest
+
+from learner.archive_evidence import MAX_SHARED, ArchiveEvidence, load_archive
+from learner.decision import Cause
+from learner.demo.server import Response, Site, SiteServer
+from learner.errors import ConfigError
+from learner.fetch import fetch
+from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.progress import Progress
+from learner.renderer import Renderer
+from learner.samples import PatternPages, SampleRunner, SiteCounters
+from learner.sampling import without_param
+from learner.store import RunStore
+from samepage.archives import Capture
+from tests.archive_fixtures import Shot, sha1_digest, write_cdxj, write_warc
+from tests.site.learner_settings import SUITE_CONFIG
+
+ORIGINAL = "https://shop.example/p?id=1&ref=home"
+CANDIDATE = "https://shop.example/p?id=1"
+PAGE = b"<h1>Item 1</h1>"
+
+
+# Another page of the path, with its own bytes: the server's answer varies with the query.
+ITEM_3 = Shot("https://shop.example/p?id=3", "20240101000000", b"<h1>Item 3</h1>")
+
+
+def _archive(*shots: Shot, window_s: float = 86400.0, shell: bool = False) -> ArchiveEvidence:
+    archive = ArchiveEvidence(window_s=window_s)
+    for shot in shots if shell else (*shots, ITEM_3, _http(ITEM_3)):
+        digest = sha1_digest(shot.body)
+        archive.add(Capture(shot.url, shot.timestamp, shot.status, digest, "", shot.revisit))
+    archive.finish()
+    return archive
+
+
+def test_two_2xx_captures_with_one_digest_make_the_sample_same() -> None:
+    archive = _archive(
+        Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101003000", PAGE)
+    )
+    outcome = archive.outcome(ORIGINAL, CANDIDATE)
+    assert outcome is not None
+    assert (outcome.outcome, outcome.cause) == ("same", Cause.ARCHIVE.value)
+    found = outcome.evidence["archive"]
+    assert (found["original"]["url"], found["candidate"]["url"]) == (ORIGINAL, CANDIDATE)
+    assert found["seconds_apart"] == 1800.0
+    assert outcome.evidence["renders"] == {"original": 0, "candidate": 0}
+    assert sha1_digest(PAGE) in outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("shots", "why"),
+    [
+        (
+            [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", b"x")],
+            "a differing digest is no evidence",
+        ),
+        (
+            [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240103000000", PAGE)],
+            "two days apart: outside the window",
+        ),
+        (
+            [
+                Shot(ORIGINAL, "20240101000000", PAGE, status=404),
+                Shot(CANDIDATE, "20240101000000", PAGE),
+            ],
+            "the original answered 404",
+        ),
+        (
+            [
+                Shot(ORIGINAL, "20240101000000", PAGE),
+                Shot(CANDIDATE, "20240101000000", PAGE, status=301),
+            ],
+            "the candidate was a redirect",
+        ),
+        (
+            [
+                Shot(
+                    ORIGINAL.replace("?", "?ref=home&").removesuffix("&ref=home"),
+                    "20240101000000",
+                    PAGE,
+                ),
+                Shot(CANDIDATE, "20240101000000", PAGE),
+            ],
+            "another spelling of the original (parameters in another order)",
+        ),
+        (
+            [
+                Shot(ORIGINAL.replace("shop.example", "SHOP.example"), "20240101000000", PAGE),
+                Shot(CANDIDATE, "20240101000000", PAGE),
+            ],
+            "another spelling of the host",
+        ),
+        (
+            [
+                Shot(ORIGINAL, "20240101000000", PAGE),
+                Shot(CANDIDATE, "20240101000000", PAGE),
+                Shot("https://shop.example/consent", "20240101000000", PAGE),
+            ],
+            "the same bytes on another path: a page served for everything",
+        ),
+        (
+            [
+                Shot(ORIGINAL, "20240101000000", PAGE),
+                Shot(CANDIDATE, "20240101000000", PAGE),
+                Shot("https://shop.example/p?id=2", "20240101000000", PAGE),
+            ],
+            "the same bytes for another id: a login or error page served for every item",
+        ),
+    ],
+)
+def test_captures_that_prove_nothing_leave_the_sample_to_be_rendered(
+    shots: list[Shot], why: str
+) -> None:
+    assert _archive(*shots).outcome(ORIGINAL, CANDIDATE) is None, why
+
+
+def _http(shot: Shot) -> Shot:
+    return Shot(shot.url.replace("https:", "http:"), shot.timestamp, shot.body)
+
+
+def test_a_path_that_answers_every_url_with_one_body_proves_nothing() -> None:
+    # An application shell: its scripts build the page from the URL, the bytes never change.
+    shots = [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
+    assert _archive(*shots, shell=True).same(ORIGINAL, CANDIDATE) is None
+    assert _archive(*shots).same(ORIGINAL, CANDIDATE) is not None
+
+
+def test_other_values_of_the_dropped_parameter_may_share_the_digest() -> None:
+    archive = _archive(
+        Shot(ORIGINAL, "20240101000000", PAGE),
+        Shot(CANDIDATE, "20240101000000", PAGE),
+        Shot(CANDIDATE + "&ref=footer", "20240101000000", PAGE),
+        Shot("https://shop.example/p?ref=x&id=1&ref=y", "20240101000000", PAGE),
+        # Other parameters the sample does not test, with the candidate's values of the rest.
+        Shot("https://shop.example/p?id=1&sessionid=abc", "20240101000000", PAGE),
+    )
+    assert archive.same(ORIGINAL, CANDIDATE) is not None
+
+
+def test_a_digest_captured_for_too_many_urls_is_no_evidence() -> None:
+    shots = [Shot(f"{CANDIDATE}&ref={n}", "20240101000000", PAGE) for n in range(MAX_SHARED)]
+    shots += [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
+    assert _archive(*shots).same(ORIGINAL, CANDIDATE) is None
+    assert len(shots[2:]) == MAX_SHARED
+    assert _archive(*shots[2:]).same(ORIGINAL, CANDIDATE) is not None
+
+
+async def test_a_sample_robots_txt_forbids_is_not_decided_from_the_archive(
+    tmp_path: Path,
+) -> None:
+    site = Site("shop.example")
+    site.routes["/robots.txt"] = lambda request: Response(
+        body="User-agent: *\nDisallow: /private\n", content_type="text/plain"
+    )
+    private = "http://shop.example/private?id=1&ref=home"
+    shots = [Shot(ORIGINAL.replace("https", "http"), "20240101000000", PAGE)]
+    shots += [Shot(CANDIDATE.replace("https", "http"), "20240101000000", PAGE)]
+    shots += [
+        Shot(private, "20240101000000", b"login"),
+        Shot(without_param(private, "ref"), "20240101000000", b"login"),
+    ]
+    archive = _archive(*shots)
+    with SiteServer([site]) as server:
+
+        async def plain(url: str):  # type: ignore[no-untyped-def]
+            return await fetch(url, resolve=server.resolve(), user_agent="t", timeout_s=5)
+
+        async with RunStore(tmp_path, scope="s", evidence_budget_bytes=0) as store:
+            runner = SampleRunner(
+                SUITE_CONFIG,
+                Renderer(SUITE_CONFIG.render, executable=None),  # never entered: no render
+                store,
+                HostLimiter(delay_s=0.0, jitter_s=0.0, rng=random.Random(0)),
+                RobotsPolicy(plain, "t"),
+                Progress(enabled=False),
+                retry_policy=RetryPolicy(attempts=1),
+                archive=archive,
+            )
+            counters = SiteCounters()
+            pages = PatternPages(runner, counters)
+            forbidden = await runner.compare_urls(
+                pages, counters, private, without_param(private, "ref")
+            )
+    # The archive holds one digest for both, but robots.txt forbids them: not rendered, and
+    # not taken from the archive either (an allowed sample is in test_archive_crawl.py).
+    assert (forbidden.outcome, forbidden.evidence.get("original_failure")) == ("failed", "robots")
+    assert (counters.archived, counters.renders) == (0, 0)
+
+
+def test_a_revisit_counts_with_its_status_and_the_digest_it_repeats() -> None:
+    archive = _archive(
+        Shot(ORIGINAL, "20240101000000", PAGE),
+        Shot(CANDIDATE, "20230101000000", PAGE),  # a year before: outside the window
+        Shot(CANDIDATE, "20240101010000", PAGE, revisit=True),
+    )
+    found = archive.same(ORIGINAL, CANDIDATE)
+    assert found is not None and found["candidate"]["revisit"] is True
+    # A revisit without a status (as pywb writes "server not modified" ones) is not used.
+    bare = ArchiveEvidence()
+    bare.add(Capture(ORIGINAL, "20240101000000", 200, sha1_digest(PAGE)))
+    bare.add(Capture(CANDIDATE, "20240101000000", None, sha1_digest(PAGE), "warc/revisit", True))
+    bare.finish()
+    assert bare.same(ORIGINAL, CANDIDATE) is None
+
+
+def test_of_several_pairs_the_closest_in_time_is_used_whatever_the_order() -> None:
+    shots = [
+        Shot(ORIGINAL, "20240101000000", PAGE),
+        Shot(CANDIDATE, "20240101060000", PAGE),
+        Shot(ORIGINAL, "20240105000000", PAGE),
+        Shot(CANDIDATE, "20240105000100", PAGE),
+    ]
+    forward = _archive(*shots).same(ORIGINAL, CANDIDATE)
+    backward = _archive(*reversed(shots)).same(ORIGINAL, CANDIDATE)
+    assert forward == backward
+    assert forward is not None and forward["seconds_apart"] == 60.0
+
+
+def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    index = write_cdxj(
+        tmp_path / "index.cdxj",
+        [Shot(ORIGINAL, "20240101000000", PAGE), ITEM_3],
+        ['bad 20240101000000 {"url": ', "no json here"],
+    )
+    warc = write_warc(tmp_path / "more.warc.gz", [Shot(CANDIDATE, "20240101000100", PAGE)])
+    with caplog.at_level(logging.WARNING):
+        archive = load_archive([str(index), str(warc)], 3600)
+    assert archive.same(ORIGINAL, CANDIDATE) is not None
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert warning.startswith(f"--archive {index}: 2 malformed records skipped, first: {index}:4:")
+    with pytest.raises(ConfigError, match=r"--archive .*missing\.cdxj: No such file"):
+        load_archive([str(tmp_path / "missing.cdxj")])
+    with pytest.raises(ConfigError, match="--archive-window"):
+        load_archive([str(index)], float("nan"))
+
+
+def test_samples_from_the_archive_do_not_count_as_rendered_urls() -> None:
+    from learner.defaults import _rendered
+    from samepage import ParamVerdict, PatternEntry
+
+    rendered = {"url": "https://s.example/p?id=1&ref=a", "candidate": "https://s.example/p?ref=a"}
+    archived = {"url": ORIGINAL, "candidate": CANDIDATE, "from": "archive"}
+    samples = {"samples": [rendered, archived]}
+    entry = PatternEntry(2, {"ref": ParamVerdict("neutral", 2, 0, 0, extra=samples)})
+    # Default values prefer sample URLs already rendered; an archive sample rendered nothing.
+    assert _rendered(entry) == {rendered["url"], rendered["candidate"]}

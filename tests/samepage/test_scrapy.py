@@ -1,0 +1,146 @@
+"""samepage.scrapy: a real Scrapy crawl of a local site, with and without samepage keys."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from learner.demo.server import Request, Response, Site, SiteServer
+from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
+
+pytest.importorskip("scrapy")
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION = "0123456789abcdef0123456789abcdef"
+LINKS = [
+    "/p?id=1",
+    "/p?id=1&utm_source=news&utm_medium=email",  # tracking
+    "/p?fbclid=IwAR0abc&id=1",  # tracking, another order
+    f"/p?id=1&sid={SESSION}",  # a session id
+    "/p?id=2&ref=home",  # ref is neutral in the learned set
+    "/p?id=2&ref=footer",
+    "/p?id=2&color=red",  # color is not: another page
+    "/old/",  # redirected to /old, whose key is the same
+]
+
+
+def _site() -> Site:
+    site = Site("127.0.0.1")
+
+    @site.route("/")
+    def home(request: Request) -> Response:
+        links = "".join(f'<a href="{href}">x</a>' for href in LINKS)
+        return Response(body=f"<html><body>{links}</body></html>")
+
+    @site.route("/p")
+    def page(request: Request) -> Response:
+        return Response(body=f"<h1>Item {request.params.get('id')}</h1>")
+
+    @site.route("/old/")
+    def old(request: Request) -> Response:
+        return Response(301, "", headers={"Location": "/old"})
+
+    @site.route("/old")
+    def moved(request: Request) -> Response:
+        return Response(body="<h1>Moved here</h1>")
+
+    return site
+
+
+def _learned(path: Path, host: str) -> Path:
+    content = ParamVerdict("non-neutral", 5, 5, 0)
+    ref = {"id": content, "ref": ParamVerdict("neutral", 5, 0, 0)}
+    color = {"id": content, "color": content}
+    entry = DomainEntry({"id&ref": PatternEntry(10, ref), "color&id": PatternEntry(10, color)})
+    dump_learned(LearnedSet({host: entry}), path)
+    return path
+
+
+def _crawl(server: SiteServer, settings: Mapping[str, object], *starts: str) -> list[str]:
+    before = len(server.requests)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for name in ("http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.samepage.scrapy_crawl", json.dumps(dict(settings)), *starts],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [f"{r.path}?{r.query}" if r.query else r.path for r in server.requests[before:]]
+
+
+def test_a_crawl_with_samepage_keys_fetches_each_page_once(tmp_path: Path) -> None:
+    with SiteServer([_site()]) as server:
+        samepage = {
+            "REQUEST_FINGERPRINTER_CLASS": "samepage.scrapy.SamepageFingerprinter",
+            "SAMEPAGE_LEARNED": str(_learned(tmp_path / "learned.json", server.address)),
+        }
+        start = f"http://{server.address}/"
+        plain = _crawl(server, {}, start)
+        keyed = _crawl(server, samepage, start)
+    # Scrapy's own fingerprint keeps every spelling apart: each link is fetched.
+    assert sorted(plain) == sorted(["/", *LINKS, "/old"])
+    # samepage keys: one request per page; the redirect's target is still fetched.
+    assert sorted(keyed) == sorted(
+        ["/", "/p?id=1", "/p?id=2&ref=home", "/p?id=2&color=red", "/old/", "/old"]
+    )
+
+
+def test_the_http_cache_answers_another_spelling_of_a_cached_page(tmp_path: Path) -> None:
+    cache = {"HTTPCACHE_ENABLED": True}
+    samepage = {"REQUEST_FINGERPRINTER_CLASS": "samepage.scrapy.SamepageFingerprinter"}
+    with SiteServer([_site()]) as server:
+        first = f"http://{server.address}/p?id=1"
+        again = f"http://{server.address}/p?utm_source=x&id=1"
+        for name, settings in (("plain", cache), ("keyed", {**cache, **samepage})):
+            folder = {"HTTPCACHE_DIR": str(tmp_path / name)}
+            assert _crawl(server, {**settings, **folder}, first) == ["/p?id=1"]
+            fetched = _crawl(server, {**settings, **folder}, again)
+            # Without samepage keys the cache misses; with them, no request reaches the site.
+            assert fetched == ([] if name == "keyed" else ["/p?utm_source=x&id=1"])
+
+
+def test_settings_name_every_option_of_the_normalizer(tmp_path: Path) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import SamepageFingerprinter, normalizer_from_settings
+
+    learned = str(_learned(tmp_path / "learned.json", "shop.example"))
+    options = {
+        "SAMEPAGE_LEARNED": learned,
+        "SAMEPAGE_EXTRA_BLOCKLIST": ["campaign"],
+        "SAMEPAGE_DISABLE_RULES": ["fbclid"],
+        "SAMEPAGE_UNWRAP_REDIRECTS": False,
+        "SAMEPAGE_LEARNED_FALLBACK": "domain",
+    }
+    norm = normalizer_from_settings(Settings(options))
+    assert norm.normalize("https://a.example/p?id=1&campaign=x") == "https://a.example/p?id=1"
+    assert norm.normalize("https://a.example/p?fbclid=1") == "https://a.example/p?fbclid=1"
+    assert norm.normalize("https://shop.example/p?id=1&ref=x") == "https://shop.example/p?id=1"
+    wrapped = "https://www.google.com/url?q=https://a.example/"
+    assert norm.normalize(wrapped).startswith("https://www.google.com/url")
+    allowed = {**options, "SAMEPAGE_EXTRA_ALLOWLIST": {"shop.example": ["ref"]}}
+    kept = "https://shop.example/p?id=1&ref=x"
+    assert normalizer_from_settings(Settings(allowed)).normalize(kept) == kept
+    assert norm.learned_fallback == "domain"
+    fingerprinter = SamepageFingerprinter(norm)
+    from scrapy import Request as ScrapyRequest
+
+    a = ScrapyRequest("https://a.example/p?id=1&utm_source=x")
+    b = ScrapyRequest("https://a.example/p?id=1")
+    post = ScrapyRequest("https://a.example/p?id=1", method="POST", body=b"q=1")
+    verbatim = ScrapyRequest("https://a.example/p?id=1&utm_source=x", meta={"verbatim_url": True})
+    assert fingerprinter.fingerprint(a) == fingerprinter.fingerprint(b)
+    assert fingerprinter.fingerprint(post) != fingerprinter.fingerprint(b)
+    assert fingerprinter.fingerprint(verbatim) != fingerprinter.fingerprint(a)
