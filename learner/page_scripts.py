@@ -297,8 +297,6 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
 PROBE = r"""async (maxChars) => {
   await document.fonts.ready;
   const s = window.__samepage;
-  const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
-  await new Promise((done) => frame(() => frame(done)));
   const root = document.documentElement, body = document.body;
   const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   const text = body ? body.innerText : (root ? root.innerText : "");
@@ -315,14 +313,13 @@ and whether the page can run script (a script, an inline handler, a frame or a p
 MEASURE = r"""async () => {
   await document.fonts.ready;
   const s = window.__samepage;
-  const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
-  await new Promise((done) => frame(() => frame(done)));
   const root = document.documentElement, body = document.body;
   return {height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
           changes: s ? s.changes : -1};
 }"""
-"""The page's height and its count of DOM changes that count as loading, after the fonts
-and two frames: what a screenshot is taken at, and compared with afterwards."""
+"""The page's height (reading it lays the page out) and its count of DOM changes that count
+as loading, once the fonts are in: what a screenshot is taken at, and compared with
+afterwards. The readiness check that comes just before has waited for two frames."""
 
 SCROLL_THROUGH = r"""async ([limit, from]) => {
   const s = window.__samepage;

@@ -59,7 +59,11 @@ def _site() -> Site:
 
 
 async def _run(
-    server: SiteServer, browser: BrowserChoice, folder: Path, index: Path | None
+    server: SiteServer,
+    browser: BrowserChoice,
+    folder: Path,
+    index: Path | None,
+    observed: list[str] = URLS,
 ) -> tuple[CrawlResult, list[str]]:
     before = len(server.requests)
     result = await crawl(
@@ -67,7 +71,7 @@ async def _run(
         config=CONFIG_4,
         out=folder / "learned.json",
         cache=folder / "run",
-        observed=URLS,
+        observed=observed,
         resolve=server.resolve(),
         browser=browser.executable,
         archive=load_archive([str(index)]) if index is not None else None,
@@ -167,16 +171,7 @@ async def test_a_page_whose_scripts_read_the_url_is_rendered_whatever_the_digest
     ]
     index = write_cdxj(tmp_path / "index.cdxj", shots)
     with SiteServer([site]) as server:
-        result = await crawl(
-            [parse_target(f"http://{HOST}")],
-            config=CONFIG_4,
-            out=tmp_path / "learned.json",
-            cache=tmp_path / "run",
-            observed=urls,
-            resolve=server.resolve(),
-            browser=browser_choice.executable,
-            archive=load_archive([str(index)]),
-        )
+        result, _ = await _run(server, browser_choice, tmp_path, index, urls)
     tab = result.learned.domains[HOST].patterns["id&tab"].params["tab"]
     assert tab.verdict == "non-neutral" and tab.changed >= 1
     assert result.stats["archive_samples"] == 0
