@@ -114,13 +114,13 @@ class PageWatch:
             return False
 
     def _on_request(self, request: Request) -> None:
-        if not self._is_main_navigation(request):
-            if request.resource_type not in _STREAMS and request.url not in self.polls:
-                self.requests_started += 1
-                self.inflight.add(request)
+        main = self._is_main_navigation(request)
+        if not main and (request.resource_type in _STREAMS or request.url in self.polls):
             return
         self.requests_started += 1
         self.inflight.add(request)
+        if not main:
+            return
         if self._first_navigation:
             self._first_navigation = False
             return
@@ -172,6 +172,8 @@ class _Capture:
         self.s = settings
         self.started = time.monotonic()
         self.deadline = self.started + settings.page_timeout_s
+        self.shot_quiet = min(_SHOT_QUIET_S, settings.quiet_window_s)
+        """How long the DOM must be still before the screenshot (and after a scroll)."""
 
     async def evaluate(self, script: str, arg: Any, wait_s: float = 0.0) -> Any:
         """Run ``script`` in the page; a page that does not answer in time is busy.
@@ -245,9 +247,9 @@ class _Capture:
             started = self.watch.requests_started
             got = await self.evaluate(SCROLL_THROUGH, [self.s.max_page_height, reached], 5.0)
             if got is None:
-                return await self.wait_ready(_SHOT_QUIET_S)
+                return await self.wait_ready(self.shot_quiet)
             if got["changes"] != got["before"] or self.watch.requests_started != started:
-                outcome = await self.wait_ready(_SHOT_QUIET_S)
+                outcome = await self.wait_ready(self.shot_quiet)
             grown = int(got["height"]) > int(got["reached"])
             reached = int(got["reached"])
             if not outcome[0] or not grown or reached >= self.s.max_page_height:
@@ -297,8 +299,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
     response = await watch.race(page.goto(url, wait_until="commit"), url)
     if response is not None and watch.status is None:
         watch.status = response.status
-    shot_quiet = min(_SHOT_QUIET_S, settings.quiet_window_s)
-    ready, unsettled, state = await job.wait_ready(shot_quiet)
+    ready, unsettled, state = await job.wait_ready(job.shot_quiet)
     if ready:
         ready, unsettled, scrolled = await job.scroll_through()
         state = scrolled or state

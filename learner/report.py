@@ -327,8 +327,8 @@ def _decided(data: object) -> str:
     found = Account.from_json(data)
     parts = [f"{found.decided} of {found.studied} ({found.decided_share:.0%})"]
     for cause, count in found.kept.items():
-        said = found.failures.get(cause, {})
-        top = f": {max(said, key=lambda k: said[k])}" if said else ""
+        top = found.commonest_failure(cause)
+        top = f": {top}" if top else ""
         parts.append(f'<span class="reason">{count} kept for {escape(cause)}{escape(top)}</span>')
     return "<br>".join(parts)
 

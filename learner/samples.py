@@ -185,10 +185,10 @@ class SampleRunner:
         archived = await self._archived(original, candidate)
         done = self.store.finished(original, candidate)
         if archived is not None:
-            resumed = done is not None and done.cause == Cause.ARCHIVE
             if (
-                resumed
-                and done is not None
+                done is not None
+                and done.cause == Cause.ARCHIVE
+                and done.evidence.get("original_scripted") is False
                 and done.evidence.get("archive") == archived.evidence.get("archive")
             ):
                 archived = done  # confirmed by the earlier run's render of the original

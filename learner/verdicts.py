@@ -100,6 +100,11 @@ class Account:
     failures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     """For each such cause, the failures of its samples, by what the sample said."""
 
+    def commonest_failure(self, cause: str) -> str:
+        """The failure met most by the samples of parameters kept for ``cause`` ("" if none)."""
+        said = self.failures.get(cause, {})
+        return max(said, key=lambda s: said[s]) if said else ""
+
     @property
     def decided_share(self) -> float:
         """The share of studied parameters decided by evidence (1.0 when none was studied)."""
@@ -177,8 +182,7 @@ def warnings(domain: str, found: Account) -> list[str]:
     lines = []
     for cause, count in found.kept.items():
         if found.studied and count / found.studied > WARN_SHARE:
-            said = found.failures.get(cause, {})
-            top = max(said, key=lambda s: said[s]) if said else ""
+            top = found.commonest_failure(cause)
             lines.append(
                 f"{domain}: {count} of {found.studied} studied parameters kept for want of "
                 f"evidence ({cause}{'; most samples: ' + top if top else ''}); "
