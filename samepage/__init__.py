@@ -20,6 +20,7 @@ from samepage.learned import (
     ParamVerdict,
     PatternConflict,
     PatternEntry,
+    TemplateScope,
     dump_learned,
     load_learned,
 )
@@ -34,6 +35,7 @@ from samepage.normalizer import (
     same_page,
 )
 from samepage.rules import Rule, RuleSet
+from samepage.templates import path_template
 
 __version__ = "0.2.0"
 
@@ -54,12 +56,14 @@ __all__ = [
     "Rule",
     "RuleSet",
     "SamepageError",
+    "TemplateScope",
     "__version__",
     "dump_learned",
     "escape_undecodable",
     "load_learned",
     "normalize_many",
     "normalize_url",
+    "path_template",
     "pattern_key",
     "same_page",
 ]

@@ -21,6 +21,7 @@ from samepage._encoding import QUERY, normalize_escapes
 from samepage._files import write_text_atomic
 from samepage._hosts import longest_key, lookup_host
 from samepage.errors import LearnedFormatError
+from samepage.templates import is_template, path_template
 
 __all__ = [
     "FORMAT",
@@ -32,6 +33,7 @@ __all__ = [
     "ParamVerdict",
     "PatternConflict",
     "PatternEntry",
+    "TemplateScope",
     "dump_learned",
     "dumps_learned",
     "load_learned",
@@ -130,17 +132,42 @@ class JointDefaults:
 
 
 @dataclass(frozen=True, slots=True)
+class TemplateScope:
+    """Verdicts that hold on the URLs of one path template (:func:`samepage.path_template`).
+
+    Inside a pattern (``PatternEntry.templates``), they replace the pattern's own verdicts
+    for the parameters they name, on URLs of their template only. In a domain's ``shared``
+    section, they are the evidence of every studied pattern combined, per template, for
+    URLs whose pattern the file does not hold.
+    """
+
+    urls: int
+    params: Mapping[str, ParamVerdict]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this scope."""
+        out: dict[str, Any] = dict(self.extra)
+        out["urls"] = self.urls
+        out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class PatternEntry:
     """One query-parameter pattern of a domain: how often it was seen and its verdicts.
 
     ``joint_defaults``, when present, names the parameters whose learned defaults may be
-    dropped from one URL together.
+    dropped from one URL together. ``templates``, when present, holds verdicts learned per
+    path template where the evidence differed between templates: on a URL of a listed
+    template, its verdict of a parameter replaces the pattern's.
     """
 
     urls: int
     params: Mapping[str, ParamVerdict]
     extra: Mapping[str, Any] = field(default_factory=dict)
     joint_defaults: JointDefaults | None = None
+    templates: Mapping[str, TemplateScope] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this pattern."""
@@ -149,6 +176,8 @@ class PatternEntry:
         out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
         if self.joint_defaults is not None:
             out["joint_defaults"] = self.joint_defaults.to_json()
+        if self.templates:
+            out["templates"] = {t: s.to_json() for t, s in sorted(self.templates.items())}
         return out
 
 
@@ -229,6 +258,9 @@ class DomainEntry:
     patterns: Mapping[str, PatternEntry] = field(default_factory=dict)
     content: frozenset[str] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    shared: Mapping[str, TemplateScope] = field(default_factory=dict)
+    """Per path template, the verdicts that the evidence of every studied pattern supports
+    together, for URLs of a pattern the file does not hold."""
 
     def fallback(self) -> dict[str, bool]:
         """Per parameter name, whether it is neutral in EVERY pattern that contains it.
@@ -245,6 +277,8 @@ class DomainEntry:
         """The JSON object of this domain."""
         out: dict[str, Any] = dict(self.extra)
         out["patterns"] = {key: p.to_json() for key, p in sorted(self.patterns.items())}
+        if self.shared:
+            out["shared"] = {t: s.to_json() for t, s in sorted(self.shared.items())}
         return out
 
 
@@ -578,7 +612,33 @@ class _Reader:
         parsed = {
             key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()
         }
-        return DomainEntry(parsed, extra={k: v for k, v in entry.items() if k != "patterns"})
+        shared = self.scopes(entry.get("shared", {}), None, f"{where}.shared")
+        extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared")}
+        return DomainEntry(parsed, extra=extra, shared=shared)
+
+    def scopes(
+        self, value: Any, names: list[str] | None, where: str
+    ) -> dict[str, TemplateScope]:
+        """Template scopes; ``names``, if given, are the only parameters they may name."""
+        parsed = {}
+        for template, scope in self.mapping(value, where).items():
+            at = f"{where}[{template!r}]"
+            if not is_template(template):
+                raise self.fail(
+                    at,
+                    "a template is a path starting with '/' in which ids and slugs are "
+                    f"placeholders (samepage.path_template gives {path_template(template)!r})",
+                )
+            fields = self.mapping(scope, at)
+            params = self.mapping(fields.get("params"), f"{at}.params")
+            unknown = sorted(set(params) - set(names)) if names is not None else []
+            if unknown:
+                raise self.fail(f"{at}.params", f"parameter {unknown[0]!r} is not in the pattern")
+            verdicts = {n: self.verdict(v, f"{at}.params[{n!r}]") for n, v in params.items()}
+            extra = {k: v for k, v in fields.items() if k not in ("urls", "params")}
+            urls = self.count(fields.get("urls", 0), f"{at}.urls")
+            parsed[template] = TemplateScope(urls, verdicts, extra)
+        return parsed
 
     def pattern(self, key: str, value: Any, where: str) -> PatternEntry:
         names = pattern_names(key)
@@ -595,9 +655,14 @@ class _Reader:
         joint = None
         if "joint_defaults" in entry:
             joint = self.joint_defaults(entry["joint_defaults"], parsed, f"{where}.joint_defaults")
-        extra = {k: v for k, v in entry.items() if k not in ("urls", "params", "joint_defaults")}
+        templates = self.scopes(entry.get("templates", {}), names, f"{where}.templates")
+        extra = {
+            k: v
+            for k, v in entry.items()
+            if k not in ("urls", "params", "joint_defaults", "templates")
+        }
         urls = self.count(entry.get("urls", 0), f"{where}.urls")
-        return PatternEntry(urls, parsed, extra, joint)
+        return PatternEntry(urls, parsed, extra, joint, templates)
 
     def joint_defaults(
         self, value: Any, params: Mapping[str, ParamVerdict], where: str

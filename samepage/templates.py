@@ -1,0 +1,70 @@
+"""Path templates: the kind of page a path names, with its ids and slugs as placeholders.
+
+``/data/products`` and ``/data/products/42`` are two kinds of page (a table and a row), and a
+parameter may matter on one and not on the other; ``/data/products/42`` and
+``/data/products/43`` are one kind. The learner learns verdicts per template where they
+differ, and the normalizer applies such a verdict only to URLs of its template.
+
+The rule, per path segment (between slashes, as normalised URLs spell it):
+
+- a segment with a digit in it is ``{id}`` (numbers, dates, hashes, UUIDs, ``item-42``);
+- a segment of three or more words joined by ``-``, ``_`` or ``+``, or longer than
+  :data:`SLUG_LENGTH` characters, is ``{slug}`` (``my-first-post``);
+- any other segment stays as it is (``products``, ``about-us``).
+
+A file extension of one to five letters after a placeholder stays
+(``/p/42.html`` is ``/p/{id}.html``), and a template is its own template.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["PLACEHOLDERS", "SLUG_LENGTH", "is_template", "path_template"]
+
+SLUG_LENGTH = 40
+"""A segment longer than this is a slug whatever its words."""
+
+PLACEHOLDERS = ("{id}", "{slug}")
+
+_EXTENSION = re.compile(r"^(?P<stem>.+?)(?P<ext>\.[A-Za-z]{1,5})$")
+_WORDS = re.compile(r"[-_+]")
+_DIGIT = re.compile(r"\d")
+
+
+def _segment(segment: str) -> str:
+    if not segment or segment in PLACEHOLDERS:
+        return segment
+    match = _EXTENSION.match(segment)
+    stem, ext = (match["stem"], match["ext"]) if match else (segment, "")
+    if stem in PLACEHOLDERS:
+        return segment
+    if _DIGIT.search(stem):
+        return "{id}" + ext
+    if len(segment) > SLUG_LENGTH or len([w for w in _WORDS.split(stem) if w]) >= 3:
+        return "{slug}" + ext
+    return segment
+
+
+def path_template(path: str) -> str:
+    """The template of a URL path (see the module's rule).
+
+    >>> path_template("/data/products/42")
+    '/data/products/{id}'
+    >>> path_template("/blog/2024-05-01/my-first-post.html")
+    '/blog/{id}/{slug}.html'
+    >>> path_template("/about-us/")
+    '/about-us/'
+    >>> path_template(path_template("/p/9f86d081884c7d65"))
+    '/p/{id}'
+    """
+    return "/".join(_segment(segment) for segment in path.split("/"))
+
+
+def is_template(text: str) -> bool:
+    """Whether ``text`` is a path template: it starts with ``/`` and is its own template.
+
+    >>> is_template("/data/{id}"), is_template("/data/42"), is_template("data")
+    (True, False, False)
+    """
+    return text.startswith("/") and path_template(text) == text
