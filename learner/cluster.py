@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +36,14 @@ from ray.exceptions import RayError, RayTaskError
 from ray.util import ActorPool
 
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, domain_sources, learned_set, run_summary
-from learner.domain_learning import DomainStats, comparison_scope
+from learner.crawl import CrawlResult, EngineResult, RunRequest, run_learner
+from learner.domain_learning import DomainStats
 from learner.errors import ConfigError
-from learner.outputs import check_output
 from learner.plan import DomainPlan, PlanSettings, plan_urls
 from learner.progress import Progress
-from learner.publish import publish
 from learner.ray_worker import DomainResult, DomainWorker, HostTask, domain_folder, host_tasks
-from learner.resolve import parse_resolve
 from learner.store import RunStore
 from learner.targets import Target
-from samepage import load_learned
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +125,91 @@ def _connect(address: str) -> bool:
     return True
 
 
+@dataclass(slots=True)
+class _OnRay:
+    """Hosts sent to Ray actors, one Chromium each."""
+
+    address: str
+    actors: int | None
+    attempts: int
+    browser: str | None
+    on_assign: Callable[[str, Any], None] | None
+
+    def prepare(self, request: RunRequest) -> dict[str, Any]:
+        if self.attempts < 1:
+            raise ConfigError(f"--ray-attempts: must be at least 1, not {self.attempts}")
+        if self.actors is not None and self.actors < 1:
+            raise ConfigError(f"--ray-actors: must be at least 1, not {self.actors}")
+        return {"ray": {"address": self.address, "attempts": self.attempts}}
+
+    async def learn(
+        self,
+        request: RunRequest,
+        store: RunStore,
+        sources: Sequence[Sequence[str] | DomainPlan | None],
+        progress: Progress,
+    ) -> EngineResult:
+        config, targets, cache = request.config, request.targets, request.cache
+        started_ray = _connect(self.address)
+        try:
+            tasks = host_tasks(targets, sources)
+            cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+            size = min(self.actors or max(1, int(cpus)), len(tasks)) or 1
+            budget = config.evidence_budget_bytes // max(1, len(targets))
+            remote = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=self.attempts - 1)(
+                DomainWorker
+            )
+            resolve = dict(request.resolve or {})
+            workers = [
+                remote.remote(config, str(cache.resolve()), resolve, self.browser, budget)
+                for _ in range(size)
+            ]
+            try:
+                learned, errors = await asyncio.to_thread(
+                    _run_pool,
+                    workers,
+                    tasks,
+                    slots=max(1, config.concurrency),
+                    progress=progress,
+                    on_assign=self.on_assign,
+                )
+            finally:
+                await asyncio.to_thread(_close, workers)
+        finally:
+            if started_ray:
+                ray.shutdown()
+        failed = {
+            t.key: f"not learned after {self.attempts} attempt(s): "
+            + (errors[-1] if errors else "no result")
+            for t in targets
+            if t.key not in learned
+        }
+        for key, reason in failed.items():
+            logger.warning("%s: %s; left out of the set", key, reason)
+        return EngineResult(
+            [
+                learned[t.key].stats
+                if t.key in learned
+                else DomainStats(t.key, error=failed[t.key])
+                for t in targets
+            ],
+            [learned[t.key].entry if t.key in learned else None for t in targets],
+            sum(i.render_seconds for i in learned.values()),
+            (
+                sum(i.evidence[0] for i in learned.values()),
+                sum(i.evidence[1] for i in learned.values()),
+            ),
+            {
+                "ray": {
+                    "address": self.address,
+                    "actors": size,
+                    "attempts": self.attempts,
+                    "failed": failed,
+                }
+            },
+        )
+
+
 async def crawl_on_ray(
     targets: Sequence[Target],
     *,
@@ -173,101 +254,12 @@ async def crawl_on_ray(
         ConfigError: before any work, for unusable options.
         GateRefused: the new set was kept in the run folder, not written to ``out``.
     """
-    if attempts < 1:
-        raise ConfigError(f"--ray-attempts: must be at least 1, not {attempts}")
-    if actors is not None and actors < 1:
-        raise ConfigError(f"--ray-actors: must be at least 1, not {actors}")
-    progress = progress or Progress(enabled=False)
-    progress.domains_total = len(targets)
-    resolve = dict(resolve or {})
-    parse_resolve(resolve)
     if observed is not None and plan is None:
         # The driver groups the log once; actors get only their domains' patterns.
         settings = PlanSettings(config.top_patterns, config.samples, config.seed)
         plan = {p.key: p for p in plan_urls(targets, observed, settings)}
-    sources = domain_sources(targets, None, plan)
-    old = load_learned(previous) if previous is not None else None
-    check_output(out)
-    started_ray = _connect(address)
-    started = time.monotonic()
-    tasks = host_tasks(targets, sources)
-    cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
-    size = min(actors or max(1, int(cpus)), len(tasks)) or 1
-    budget = config.evidence_budget_bytes // max(1, len(targets))
-    remote = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=attempts - 1)(DomainWorker)
-    try:
-        async with RunStore(
-            cache,
-            scope=comparison_scope(config),
-            evidence_budget_bytes=config.evidence_budget_bytes,
-        ) as store:
-            store.write_run(
-                {
-                    "config": config.to_json(),
-                    "targets": [t.key for t in targets],
-                    "resolve": resolve,
-                    "ray": {"address": address, "actors": size, "attempts": attempts},
-                }
-            )
-            workers = [
-                remote.remote(config, str(cache.resolve()), resolve, browser, budget)
-                for _ in range(size)
-            ]
-            try:
-                learned, errors = await asyncio.to_thread(
-                    _run_pool,
-                    workers,
-                    tasks,
-                    slots=max(1, config.concurrency),
-                    progress=progress,
-                    on_assign=on_assign,
-                )
-            finally:
-                await asyncio.to_thread(_close, workers)
-            failed = {
-                t.key: f"not learned after {attempts} attempt(s): "
-                + (errors[-1] if errors else "no result")
-                for t in targets
-                if t.key not in learned
-            }
-            for key, reason in failed.items():
-                logger.warning("%s: %s; left out of the set", key, reason)
-            stats = []
-            for target in targets:
-                item = learned.get(target.key)
-                stats.append(
-                    item.stats if item else DomainStats(target.key, error=failed[target.key])
-                )
-            entries = [(t.key, learned[t.key].entry if t.key in learned else None) for t in targets]
-            result_set = learned_set(config, entries)
-            summary = run_summary(
-                config,
-                stats,
-                seconds=time.monotonic() - started,
-                render_seconds=sum(i.render_seconds for i in learned.values()),
-                evidence=(
-                    sum(i.evidence[0] for i in learned.values()),
-                    sum(i.evidence[1] for i in learned.values()),
-                ),
-            )
-            summary["ray"] = {
-                "address": address,
-                "actors": size,
-                "attempts": attempts,
-                "failed": failed,
-            }
-            store.write_stats(summary)
-    finally:
-        if started_ray:
-            ray.shutdown()
-    progress.domains_done = len(targets)
-    progress.finish()
-    gate = publish(
-        result_set,
-        out=out,
-        run_folder=cache,
-        previous=old,
-        max_flip_fraction=config.gate_max_flip_fraction,
-        force=force,
+    request = RunRequest(
+        targets, config, out, cache, None, plan, resolve, previous, force, progress
     )
-    return CrawlResult(result_set, out, cache, summary, tuple(stats), gate)
+    engine = _OnRay(address, actors, attempts, browser, on_assign)
+    return await run_learner(request, engine)

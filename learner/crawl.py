@@ -1,7 +1,9 @@
 """One learner run: discover or read URLs, study each site's patterns, publish the set.
 
-Resources have one owner each, entered in one ``AsyncExitStack``: the run folder
-(:class:`~learner.store.RunStore`) and the browser (:class:`~learner.renderer.Renderer`).
+One skeleton, :func:`run_learner`, runs every learner run whatever renders it: it checks the
+options, opens the run folder (:class:`~learner.store.RunStore`), has an :class:`Engine`
+learn the domains (here, in this process with one browser; :mod:`learner.cluster`, on Ray),
+writes the statistics and publishes the set.
 Samples are run by :mod:`learner.samples` and judged by :mod:`learner.decision`; the set is
 published by :mod:`learner.publish`. Every site-level check reads the samples' outcomes, so a
 resumed run, whose outcomes come from the checkpoint, decides exactly as a fresh one.
@@ -15,14 +17,13 @@ import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from learner.archive_evidence import ArchiveEvidence
-from learner.browser import find_browser
+from learner.browser import BrowserChoice, find_browser
 from learner.config import LearnerConfig
 from learner.diff import GateResult
 from learner.domain_learning import DomainRun, DomainStats, comparison_scope, learn_domain
@@ -46,11 +47,15 @@ logger = logging.getLogger(__name__)
 __all__ = [
     "CrawlResult",
     "DomainStats",
+    "Engine",
+    "EngineResult",
     "GateRefused",
+    "RunRequest",
     "crawl",
     "domain_sources",
     "learned_set",
     "politeness",
+    "run_learner",
     "run_summary",
 ]
 
@@ -159,6 +164,167 @@ def domain_sources(
     return [plan[t.key] for t in targets]
 
 
+@dataclass(frozen=True, slots=True)
+class RunRequest:
+    """What a run is asked to do, whichever engine renders it."""
+
+    targets: Sequence[Target]
+    config: LearnerConfig
+    out: Path
+    cache: Path
+    observed: Sequence[str] | None = None
+    plan: Mapping[str, DomainPlan] | None = None
+    resolve: Mapping[str, str] | None = None
+    previous: Path | None = None
+    force: bool = False
+    progress: Progress | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EngineResult:
+    """What an engine learned: per target (in order) its statistics and entry."""
+
+    stats: Sequence[DomainStats]
+    entries: Sequence[DomainEntry | None]
+    render_seconds: float
+    evidence: tuple[int, int]
+    """Evidence bytes written and evidence images skipped for the budget."""
+    summary: Mapping[str, Any]
+    """What the engine adds to ``stats.json``."""
+
+
+class Engine(Protocol):
+    """How a run's domains are learned: in this process, or on a cluster."""
+
+    def prepare(self, request: RunRequest) -> dict[str, Any]:
+        """Check what the engine needs, before any work; what it adds to ``run.json``."""
+        ...
+
+    async def learn(
+        self,
+        request: RunRequest,
+        store: RunStore,
+        sources: Sequence[Sequence[str] | DomainPlan | None],
+        progress: Progress,
+    ) -> EngineResult:
+        """Learn every target of ``request`` from its source."""
+        ...
+
+
+async def run_learner(request: RunRequest, engine: Engine) -> CrawlResult:
+    """One run, whichever the engine: check, learn in a run folder, summarise, publish.
+
+    Raises:
+        ConfigError, BrowserNotFound: before any work is done.
+        GateRefused: the new set was kept in the run folder, not written to ``out``.
+    """
+    config, targets = request.config, request.targets
+    progress = request.progress or Progress(enabled=False)
+    progress.domains_total = len(targets)
+    resolve = dict(request.resolve or {})
+    parse_resolve(resolve)
+    sources = domain_sources(targets, request.observed, request.plan)
+    old = load_learned(request.previous) if request.previous is not None else None
+    check_output(request.out)
+    run_info = engine.prepare(request)
+    started = time.monotonic()
+    async with RunStore(
+        request.cache,
+        scope=comparison_scope(config),
+        evidence_budget_bytes=config.evidence_budget_bytes,
+    ) as store:
+        store.write_run(
+            {
+                "config": config.to_json(),
+                "targets": [t.key for t in targets],
+                "resolve": resolve,
+                **run_info,
+            }
+        )
+        done = await engine.learn(request, store, sources, progress)
+        learned = learned_set(
+            config, [(t.key, e) for t, e in zip(targets, done.entries, strict=True)]
+        )
+        summary = {
+            **run_summary(
+                config,
+                done.stats,
+                seconds=time.monotonic() - started,
+                render_seconds=done.render_seconds,
+                evidence=done.evidence,
+            ),
+            **done.summary,
+        }
+        store.write_stats(summary)
+    progress.domains_done = len(targets)
+    progress.finish()
+    gate = publish(
+        learned,
+        out=request.out,
+        run_folder=request.cache,
+        previous=old,
+        max_flip_fraction=config.gate_max_flip_fraction,
+        force=request.force,
+    )
+    return CrawlResult(learned, request.out, request.cache, summary, tuple(done.stats), gate)
+
+
+@dataclass(slots=True)
+class _InProcess:
+    """Every domain learned in this process, with one browser."""
+
+    browser: str | None
+    archive: ArchiveEvidence | None
+    choice: BrowserChoice | None = None
+
+    def prepare(self, request: RunRequest) -> dict[str, Any]:
+        self.choice = find_browser(self.browser)
+        return {}
+
+    async def learn(
+        self,
+        request: RunRequest,
+        store: RunStore,
+        sources: Sequence[Sequence[str] | DomainPlan | None],
+        progress: Progress,
+    ) -> EngineResult:
+        assert self.choice is not None, "prepare() comes first"
+        config, targets = request.config, request.targets
+        resolve = dict(request.resolve or {})
+        limiter, retry_policy, fetch_page, robots = politeness(config, resolve)
+        stats = [DomainStats(t.key) for t in targets]
+        async with Renderer(
+            config.render,
+            executable=self.choice.executable,
+            resolve=resolve,
+            max_open_pages=config.concurrency,
+        ) as renderer:
+            runner = SampleRunner(
+                config,
+                renderer,
+                store,
+                limiter,
+                robots,
+                progress,
+                retry_policy=retry_policy,
+                archive=self.archive,
+            )
+            run = DomainRun(config, runner, robots, limiter, MIQPSNormalizer(), progress)
+            entries = await asyncio.gather(
+                *(
+                    learn_domain(run, t, source, fetch_page, s)
+                    for t, source, s in zip(targets, sources, stats, strict=True)
+                )
+            )
+        return EngineResult(
+            stats,
+            entries,
+            runner.render_seconds,
+            (store.evidence_bytes, store.evidence_skipped),
+            {"browser": {"executable": self.choice.executable, "source": self.choice.source}},
+        )
+
+
 async def crawl(
     targets: Sequence[Target],
     *,
@@ -174,7 +340,7 @@ async def crawl(
     progress: Progress | None = None,
     archive: ArchiveEvidence | None = None,
 ) -> CrawlResult:
-    """Learn ``targets`` and write the learned set to ``out``.
+    """Learn ``targets`` in this process and write the learned set to ``out``.
 
     Args:
         targets: the sites, from the domains file.
@@ -196,73 +362,7 @@ async def crawl(
         BrowserNotFound, ConfigError: before any work is done.
         GateRefused: the new set was kept in the run folder, not written to ``out``.
     """
-    progress = progress or Progress(enabled=False)
-    progress.domains_total = len(targets)
-    resolve = dict(resolve or {})
-    parse_resolve(resolve)
-    sources = domain_sources(targets, observed, plan)
-    old = load_learned(previous) if previous is not None else None
-    check_output(out)
-    choice = find_browser(browser)
-    started = time.monotonic()
-    normalizer = MIQPSNormalizer()
-    limiter, retry_policy, fetch_page, robots = politeness(config, resolve)
-    stats = [DomainStats(t.key) for t in targets]
-    async with AsyncExitStack() as stack:
-        store = await stack.enter_async_context(
-            RunStore(
-                cache,
-                scope=comparison_scope(config),
-                evidence_budget_bytes=config.evidence_budget_bytes,
-            )
-        )
-        store.write_run(
-            {"config": config.to_json(), "targets": [t.key for t in targets], "resolve": resolve}
-        )
-        renderer = await stack.enter_async_context(
-            Renderer(
-                config.render,
-                executable=choice.executable,
-                resolve=resolve,
-                max_open_pages=config.concurrency,
-            )
-        )
-        runner = SampleRunner(
-            config,
-            renderer,
-            store,
-            limiter,
-            robots,
-            progress,
-            retry_policy=retry_policy,
-            archive=archive,
-        )
-        run = DomainRun(config, runner, robots, limiter, normalizer, progress)
-        entries = await asyncio.gather(
-            *(
-                learn_domain(run, t, source, fetch_page, s)
-                for t, source, s in zip(targets, sources, stats, strict=True)
-            )
-        )
-        learned = learned_set(config, [(t.key, e) for t, e in zip(targets, entries, strict=True)])
-        summary = {
-            "browser": {"executable": choice.executable, "source": choice.source},
-            **run_summary(
-                config,
-                stats,
-                seconds=time.monotonic() - started,
-                render_seconds=runner.render_seconds,
-                evidence=(store.evidence_bytes, store.evidence_skipped),
-            ),
-        }
-        store.write_stats(summary)
-    progress.finish()
-    result_gate = publish(
-        learned,
-        out=out,
-        run_folder=cache,
-        previous=old,
-        max_flip_fraction=config.gate_max_flip_fraction,
-        force=force,
+    request = RunRequest(
+        targets, config, out, cache, observed, plan, resolve, previous, force, progress
     )
-    return CrawlResult(learned, out, cache, summary, tuple(stats), result_gate)
+    return await run_learner(request, _InProcess(browser, archive))
