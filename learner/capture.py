@@ -11,7 +11,8 @@ WebSockets, server-sent events, beacons).
 A page pays only for what it does: the screenshot is taken as soon as nothing is pending
 and the DOM has been still for a moment, and the quiet window is then waited out around it:
 the capture counts only if nothing that counts as loading happened from just before the
-screenshot until the window was over. A page that is quiet at once is so captured at once.
+screenshot until the window was over; the page's text is read inside the window too. A
+page that is quiet at once is so captured at once.
 Before the screenshot a page taller than the viewport is scrolled through to the capture
 height, so sections loaded on view load. A page that never meets the rule is still
 captured, marked unsettled: it may show a change, never prove that nothing changed.
@@ -308,12 +309,16 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
+        # The text is read while the quiet window runs out: the check below proves it is
+        # the text of the page as it stood when the window ended.
+        seen = await job.probe()
+        text, title = str(seen["text"]), str(seen["title"])
+        scripted = bool(seen.get("scripted", True))
+        after = seen
         if ready:
             # The quiet window, waited out around the screenshot (at once if it already has).
             ready, unsettled, state = await job.wait_ready(settings.quiet_window_s)
-        after = await job.probe()
-        text, title = str(after["text"]), str(after["title"])
-        scripted = bool(after.get("scripted", True))
+            after = await job.probe(MEASURE)
         # Nothing that counts as loading happened from before the screenshot until now.
         still = all(before[k] == after[k] for k in ("changes", "moves"))
         if still or not ready or time.monotonic() >= job.deadline:

@@ -262,10 +262,10 @@ class Renderer:
         """Close page, then context; a browser that cannot do that is retired."""
         try:
             async with asyncio.timeout(_CLOSE_TIMEOUT_S):
-                if page is not None:
-                    await page.close()
                 if context is not None:
-                    await context.close()
+                    await context.close()  # and its pages with it
+                elif page is not None:
+                    await page.close()
         except (TimeoutError, PlaywrightError) as exc:
             logger.warning("closing a page failed (%s); the browser will be restarted", exc)
             slot.retired = True
