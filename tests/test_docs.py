@@ -24,12 +24,14 @@ from typing import Any
 import pytest
 
 from samepage import DomainEntry, LearnedSet, dump_learned, load_learned
-from tests.plugins.engines import need_spark
+from tests.plugins.engines import missing, need_spark
+from tests.plugins.extras import missing_extra
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"(?P<before>[^\n]*)\n```(?P<lang>[a-z]*)\n(?P<code>.*?)\n```", re.S)
 _SHELLS = ("bash", "sh")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
 def _blocks(*languages: str) -> list[tuple[str, str]]:
@@ -104,17 +106,19 @@ def _example_files(folder: Path) -> None:
     (folder / "data").mkdir()
     learned = LearnedSet({"shop.example": DomainEntry({})}, settings={})
     dump_learned(learned, folder / "data" / "learned.json")
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     dump_learned(learned, folder / "learned.json")
     urls = ["https://shop.example/item?id=7&utm_source=mail", "https://shop.example/item?id=7"]
+    (folder / "crawl.csv").write_text("url\n" + "\n".join(urls) + "\n", encoding="utf-8")
+    (folder / "urls.txt").write_text("\n".join(urls) + "\n", encoding="utf-8")
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ModuleNotFoundError:
+        return  # the examples that read Parquet need pyarrow themselves, and say so
     table = pa.table({"url": urls, "url_host_name": ["shop.example"] * 2})
     pq.write_table(table, folder / "crawl.parquet")
     (folder / "crawl").mkdir()
     pq.write_table(table, folder / "crawl" / "part-0.parquet")
-    (folder / "crawl.csv").write_text("url\n" + "\n".join(urls) + "\n", encoding="utf-8")
-    (folder / "urls.txt").write_text("\n".join(urls) + "\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("name, code", BLOCKS, ids=[name for name, _ in BLOCKS])
@@ -124,7 +128,13 @@ def test_example_runs_and_shows_its_results(
     _example_files(tmp_path)
     monkeypatch.chdir(tmp_path)
     checked = _with_checks(code)
-    exec(compile(checked, name, "exec"), {"__name__": "__doc_example__"})
+    try:
+        exec(compile(checked, name, "exec"), {"__name__": "__doc_example__"})
+    except ModuleNotFoundError as exc:
+        reason = missing_extra(exc)
+        if reason is None:
+            raise
+        missing(f"{name}: {reason}")
 
 
 def test_shown_results_become_assertions() -> None:
@@ -154,6 +164,10 @@ def test_shell_example_runs(name: str, code: str, tmp_path: Path) -> None:
         text=True,
         timeout=600,
     )
+    absent = _NO_MODULE.search(done.stderr)
+    reason = absent and missing_extra(ModuleNotFoundError(name=absent.group(1)))
+    if done.returncode != 0 and reason:
+        missing(f"{name}: {reason}")
     assert done.returncode == 0, f"{name} exited {done.returncode}:\n{done.stderr[-3000:]}"
 
 
