@@ -36,11 +36,11 @@ from samepage import (
     LearnedFormatError,
     LearnedSet,
     MIQPSNormalizer,
+    discard_stdout,
     escape_undecodable,
     load_learned,
+    refuse_overwrite,
 )
-from samepage._files import refuse_overwrite
-from samepage.cli import _discard_stdout
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +136,7 @@ def _print_summary(result: CrawlResult) -> None:
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
             f"{s.counters.render_failures:>7} {s.counters.resumed:>8} "
-            f"{f'{found.decided}/{found.studied}':>9}"
-            + (f"  {s.error}" if s.error else "")
+            f"{f'{found.decided}/{found.studied}':>9}" + (f"  {s.error}" if s.error else "")
         )
         kept = ", ".join(f"{count} {cause}" for cause, count in found.kept.items())
         if kept:
@@ -345,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"learner: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
-        _discard_stdout()  # the reader stopped (``| head``): end quietly
+        discard_stdout()  # the reader stopped (``| head``): end quietly
         return EXIT_OK
     except OSError as exc:
         print(f"learner: cannot write output: {exc}", file=sys.stderr)

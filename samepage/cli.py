@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import PurePath
 from typing import Any, TextIO
 
 from samepage import __version__, escape_undecodable
-from samepage._files import refuse_overwrite
+from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.normalizer import MIQPSNormalizer
 
@@ -408,25 +407,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader stopped (``| head``): end quietly, as Unix tools do.
-        _discard_stdout()
+        discard_stdout()
         return EXIT_OK
     except OSError as exc:
         print(f"samepage: {exc}", file=sys.stderr)
-        _discard_stdout()
+        discard_stdout()
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _discard_stdout()
+        discard_stdout()
         return 130
-
-
-def _discard_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (AttributeError, OSError, ValueError):
-        pass
 
 
 if __name__ == "__main__":
