@@ -25,6 +25,9 @@ OPTION_NAMES = {
     "threshold": "--threshold",
     "seed": "--seed",
     "concurrency": "--concurrency",
+    "min_contexts": "--min-contexts",
+    "give_up_after": "--give-up-after",
+    "default_values": "--default-values",
 }
 
 _EPILOG = """\

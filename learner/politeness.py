@@ -232,11 +232,11 @@ class HostLimiter:
         clock: Clock = time.monotonic,
     ) -> None:
         if not delay_s >= 0:
-            raise ConfigError("delay_s: must not be negative")
+            raise ConfigError("must not be negative", field="delay_s")
         if not jitter_s >= 0:
-            raise ConfigError("jitter_s: must not be negative")
+            raise ConfigError("must not be negative", field="jitter_s")
         if per_host < 1:
-            raise ConfigError("per_host: must be at least 1")
+            raise ConfigError("must be at least 1", field="per_host")
         self._delay_s = delay_s
         self._jitter_s = jitter_s
         self._per_host = per_host
@@ -346,11 +346,11 @@ class RetryPolicy:
 
     def __post_init__(self) -> None:
         if self.attempts < 1:
-            raise ConfigError("attempts: must be at least 1")
+            raise ConfigError("must be at least 1", field="attempts")
         if not self.base_delay_s >= 0:
-            raise ConfigError("base_delay_s: must not be negative")
+            raise ConfigError("must not be negative", field="base_delay_s")
         if not self.max_delay_s >= self.base_delay_s:
-            raise ConfigError("max_delay_s: must be at least base_delay_s")
+            raise ConfigError("must be at least base_delay_s", field="max_delay_s")
 
 
 async def with_retries(
