@@ -5,11 +5,14 @@ The hierarchy::
     LearnerError
     ├── ConfigError          (also a ValueError)
     ├── BrowserNotFound
-    ├── RobotsDisallowed
     ├── FetchError
+    ├── GateRefused          (learner.publish)
     └── RenderError
         ├── RenderTimeout
         └── NavigationFailed
+
+A URL robots.txt disallows raises nothing: it is not fetched, and recorded as failed with that
+reason.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ __all__ = [
     "RenderCause",
     "RenderError",
     "RenderTimeout",
-    "RobotsDisallowed",
 ]
 
 
@@ -63,14 +65,6 @@ class ConfigError(LearnerError, ValueError):
 
 class BrowserNotFound(LearnerError):
     """No usable Chromium was found; the message says how to install or point at one."""
-
-
-class RobotsDisallowed(LearnerError):
-    """robots.txt forbids fetching the URL."""
-
-    def __init__(self, url: str) -> None:
-        super().__init__(f"disallowed by robots.txt: {url}")
-        self.url = url
 
 
 class FetchError(LearnerError):

@@ -2,11 +2,12 @@
 
 Exit status: 0 success (``same``: the URLs are the same page); 1 some input lines were bad
 (``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
-``explain``: an argument that is not a URL). Input is read as UTF-8 (a byte order mark at the
-start is skipped); bytes that are not UTF-8 are kept as they were (``surrogateescape``) and
-escaped as those bytes in keys. JSON output (``dedupe``, ``explain --json``) is always valid
-UTF-8: such a byte appears there percent-escaped (``%FF``), as in the key. A reader that
-stops early (``| head``) ends the command quietly with status 0.
+``explain``: an argument that is not a URL); 130 interrupted (Ctrl-C). Input is read as
+UTF-8 (a byte order mark at the start is skipped); bytes that are not UTF-8 are kept as they
+were (``surrogateescape``) and escaped as those bytes in keys. JSON output (``dedupe``,
+``explain --json``) is always valid UTF-8: such a byte appears there percent-escaped
+(``%FF``), as in the key. A reader that stops early (``| head``) ends the command quietly
+with status 0.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ exit status:
      encoding (each reported on stderr); for "same", different pages
   2  usage error, unreadable input, invalid learned set, an --out that would
      replace or be read as an input, or (same, explain) an argument that is not a URL
+  130  interrupted (Ctrl-C)
 
 A binary (BLOB) URL column is keyed as its bytes, as normalize_url keys them.
 """

@@ -178,3 +178,42 @@ def test_json_example_is_valid(name: str, code: str, tmp_path: Path) -> None:
         path = tmp_path / "learned.json"
         path.write_text(code, encoding="utf-8")
         assert load_learned(path).domains
+
+
+def _tree(module: Path) -> set[str]:
+    """The class names of the hierarchy drawn in a module's docstring."""
+    doc = ast.get_docstring(ast.parse(module.read_text(encoding="utf-8"))) or ""
+    drawing = doc.partition("::")[2].split("\n\n")[1]
+    return {line.strip(" │├└─").split()[0] for line in drawing.splitlines() if line.strip()}
+
+
+def _subclasses(base: str) -> set[str]:
+    """The classes of ``samepage`` and ``learner`` derived from ``base``, read from the source."""
+    classes = {
+        node.name: {b.id for b in node.bases if isinstance(b, ast.Name)}
+        for package in ("samepage", "learner")
+        for path in (ROOT / package).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    }
+    found = {base}
+    while grown := {name for name, bases in classes.items() if bases & found} - found:
+        found |= grown
+    return found
+
+
+def _raised(name: str) -> bool:
+    """Whether any module of the project raises ``name`` (or builds one to raise later)."""
+    sources = [p for package in ("samepage", "learner") for p in (ROOT / package).rglob("*.py")]
+    return any(
+        f"{name}(" in p.read_text(encoding="utf-8").replace(f"class {name}(", "") for p in sources
+    )
+
+
+@pytest.mark.parametrize(
+    "module, base", [("samepage/errors.py", "SamepageError"), ("learner/errors.py", "LearnerError")]
+)
+def test_the_errors_tree_is_every_error_class_and_each_is_raised(module: str, base: str) -> None:
+    drawn = _tree(ROOT / module)
+    assert drawn == _subclasses(base)
+    assert [name for name in sorted(drawn - {base}) if not _raised(name)] == []
