@@ -34,7 +34,6 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, async_playwright
 
@@ -47,7 +46,7 @@ from learner.politeness import HostLimiter, RobotsPolicy
 from learner.renderer import Renderer
 from learner.sampling import choose_samples, group_by_pattern, top_patterns
 from learner.targets import Target, parse_target
-from samepage import MIQPSNormalizer
+from samepage import MIQPSNormalizer, url_host
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 
@@ -177,7 +176,7 @@ def paced(render: RenderOne, limiter: HostLimiter) -> RenderOne:
     """``render`` inside the learner's per-host slot: its delay, jitter and per-host limit."""
 
     async def render_paced(url: str) -> None:
-        async with limiter.slot(urlsplit(url).hostname or ""):
+        async with limiter.slot(url_host(url)):
             await render(url)
 
     return render_paced

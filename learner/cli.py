@@ -36,11 +36,11 @@ from samepage import (
     LearnedFormatError,
     LearnedSet,
     MIQPSNormalizer,
+    discard_stdout,
     escape_undecodable,
     load_learned,
+    refuse_overwrite,
 )
-from samepage._files import refuse_overwrite
-from samepage.cli import _discard_stdout
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +136,7 @@ def _print_summary(result: CrawlResult) -> None:
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
             f"{s.counters.render_failures:>7} {s.counters.resumed:>8} "
-            f"{f'{found.decided}/{found.studied}':>9}"
-            + (f"  {s.error}" if s.error else "")
+            f"{f'{found.decided}/{found.studied}':>9}" + (f"  {s.error}" if s.error else "")
         )
         kept = ", ".join(f"{count} {cause}" for cause, count in found.kept.items())
         if kept:
@@ -178,11 +177,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     try:
         config = build_config(file_values, overrides)
     except ConfigError as exc:
-        # Name the option the user typed when the bad value came from the command line.
-        field, _, problem = str(exc).partition(": ")
-        if overrides.get(field) is not None:
-            raise ConfigError(f"{OPTION_NAMES.get(field, field)}: {problem}") from None
-        raise
+        raise _as_given(exc, overrides, file_values, args.config) from None
     if args.urls and args.plan:
         raise ConfigError("--urls and --plan: give one of them")
     _refuse_overwrite(args.out, [args.domains, args.urls, args.plan, args.config])
@@ -226,6 +221,23 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     result = _run_interruptible(work)
     _print_summary(result)
     return EXIT_OK
+
+
+def _as_given(
+    exc: ConfigError, overrides: dict[str, Any], file_values: dict[str, Any], path: str | None
+) -> ConfigError:
+    """The error naming its setting as the user gave it: the option, or the file and its key."""
+    field = exc.field
+    if field is None:
+        return exc
+    if overrides.get(field) is not None:
+        return exc.given_as(OPTION_NAMES[field])
+    render = file_values.get("render")
+    if field in file_values or field.startswith("render."):
+        return exc.given_as(f"config file {path}: {field}")
+    if isinstance(render, dict) and field in render:
+        return exc.given_as(f"config file {path}: render.{field}")
+    return exc
 
 
 def _adopt_plan(
@@ -345,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"learner: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
-        _discard_stdout()  # the reader stopped (``| head``): end quietly
+        discard_stdout()  # the reader stopped (``| head``): end quietly
         return EXIT_OK
     except OSError as exc:
         print(f"learner: cannot write output: {exc}", file=sys.stderr)

@@ -25,6 +25,9 @@ OPTION_NAMES = {
     "threshold": "--threshold",
     "seed": "--seed",
     "concurrency": "--concurrency",
+    "min_contexts": "--min-contexts",
+    "give_up_after": "--give-up-after",
+    "default_values": "--default-values",
 }
 
 _EPILOG = """\
@@ -43,6 +46,7 @@ exit status:
   0  the run completed (failed pages are recorded in the output, not fatal)
   1  the publishing gate refused the new learned set
   2  unusable input or options, no browser found, or an unwritable output
+  130  interrupted (Ctrl-C): nothing is published; a rerun resumes from the checkpoint
 """
 
 

@@ -22,7 +22,7 @@ __all__ = [
 
 def _require(condition: bool, field: str, message: str) -> None:
     if not condition:
-        raise ConfigError(f"{field}: {message}")
+        raise ConfigError(message, field=field)
 
 
 MAX_TOP_PATTERNS = 1000
@@ -210,17 +210,17 @@ def build_config(file_values: Mapping[str, Any], overrides: Mapping[str, Any]) -
         for key, value in source.items():
             if key == "render":
                 if not isinstance(value, Mapping):
-                    raise ConfigError("render: expected a table of settings")
+                    raise ConfigError("expected a table of settings", field="render")
                 for rkey, rvalue in value.items():
                     if rkey not in render_known:
-                        raise ConfigError(f"render.{rkey}: unknown setting")
+                        raise ConfigError("unknown setting", field=f"render.{rkey}")
                     render[rkey] = rvalue
             elif key in render_known:
                 render[key] = value
             elif key in known:
                 merged[key] = value
             else:
-                raise ConfigError(f"{key}: unknown setting")
+                raise ConfigError("unknown setting", field=key)
     try:
         return LearnerConfig(**merged, render=RenderSettings(**render))
     except TypeError as exc:

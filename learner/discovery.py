@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from learner.errors import FetchError
 from learner.fetch import FetchResult, PageFetcher
 from learner.politeness import RobotsPolicy, origin_of
+from samepage import query_params
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ class _Collector:
         if not await self.robots.allowed(url):
             logger.debug("robots.txt disallows %s", url)
             return False
-        bucket = self.with_query if urlsplit(url).query else self.plain
+        bucket = self.with_query if query_params(url) else self.plain
         if len(bucket) < self.max_urls:
             bucket.append(url)
         return True

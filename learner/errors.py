@@ -5,11 +5,14 @@ The hierarchy::
     LearnerError
     ├── ConfigError          (also a ValueError)
     ├── BrowserNotFound
-    ├── RobotsDisallowed
     ├── FetchError
+    ├── GateRefused          (learner.publish)
     └── RenderError
         ├── RenderTimeout
         └── NavigationFailed
+
+A URL robots.txt disallows raises nothing: it is not fetched, and recorded as failed with that
+reason.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ __all__ = [
     "RenderCause",
     "RenderError",
     "RenderTimeout",
-    "RobotsDisallowed",
 ]
 
 
@@ -39,19 +41,30 @@ class LearnerError(Exception):
 
 
 class ConfigError(LearnerError, ValueError):
-    """An option or configuration file value is invalid; the message names the field."""
+    """An option or configuration file value is invalid; the message names where it was given.
+
+    Attributes:
+        field: the setting the error is about (``min_contexts``), or ``None``.
+        problem: what is wrong with it (``must be at least 1``), or the whole message.
+        name: how the message names the setting: the field, the command-line option that
+            gave it (``--min-contexts``) or its key in a config file.
+    """
+
+    def __init__(
+        self, message: str, *, field: str | None = None, name: str | None = None
+    ) -> None:
+        self.field = field
+        self.problem = message
+        self.name = name or field
+        super().__init__(f"{self.name}: {message}" if self.name else message)
+
+    def given_as(self, name: str) -> ConfigError:
+        """The same error, naming the setting as the user gave it (an option, a file's key)."""
+        return ConfigError(self.problem, field=self.field, name=name)
 
 
 class BrowserNotFound(LearnerError):
     """No usable Chromium was found; the message says how to install or point at one."""
-
-
-class RobotsDisallowed(LearnerError):
-    """robots.txt forbids fetching the URL."""
-
-    def __init__(self, url: str) -> None:
-        super().__init__(f"disallowed by robots.txt: {url}")
-        self.url = url
 
 
 class FetchError(LearnerError):

@@ -118,11 +118,11 @@ async def fetch(
     """
     targets = parse_resolve(resolve)
     if timeout_s <= 0:
-        raise ConfigError("timeout_s: must be positive")
+        raise ConfigError("must be positive", field="timeout_s")
     if max_bytes < 0:
-        raise ConfigError("max_bytes: must not be negative")
+        raise ConfigError("must not be negative", field="max_bytes")
     if max_redirects < 0:
-        raise ConfigError("max_redirects: must not be negative")
+        raise ConfigError("must not be negative", field="max_redirects")
     job = _Job(url, targets, user_agent, time.monotonic() + timeout_s, max_bytes, max_redirects)
     try:
         return await asyncio.wait_for(asyncio.to_thread(job.run), timeout_s + _GRACE_S)

@@ -17,12 +17,13 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import imagehash
 from PIL import Image
 
 from learner.model import Rendering
+from samepage import InvalidURL, query_params
 
 logger = logging.getLogger(__name__)
 
@@ -270,14 +271,22 @@ def _undecided(reason: str, noise: Mapping[str, float]) -> Comparison:
     return Comparison("undecided", (reason,), {}, dict(noise))
 
 
+def _params(url: str) -> list[tuple[str, str]]:
+    """The query parameters as the normalizer reads them; none for a non-http(s) URL."""
+    try:
+        return query_params(url)
+    except InvalidURL:
+        return []
+
+
 def _query_names(url: str) -> set[str]:
-    return {name for name, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+    return {name for name, _ in _params(url)}
 
 
 def _strip(url: str, names: set[str]) -> str:
     """Drop the fragment and the named query parameters."""
     parts = urlsplit(url)
-    query = [(n, v) for n, v in parse_qsl(parts.query, keep_blank_values=True) if n not in names]
+    query = [(n, v) for n, v in _params(url) if n not in names]
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, urlencode(query), ""))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from learner.sampling import (
     PatternGroup,
@@ -21,8 +20,7 @@ from learner.sampling import (
     top_patterns,
 )
 from learner.targets import Target
-from samepage import MIQPSNormalizer
-from samepage._hosts import host_suffixes
+from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
 
 __all__ = ["Covering", "DomainPlan", "PlanSettings", "observed_line", "plan_urls"]
 
@@ -77,13 +75,9 @@ class Covering:
     def __call__(self, static: str) -> list[str]:
         """The keys of the targets that cover ``static`` (none for an unparsable URL)."""
         try:
-            parts = urlsplit(static)
-            host = parts.hostname or ""
-            port = str(parts.port) if parts.port is not None else ""
-        except ValueError:
+            host, port = host_and_port(static)
+        except InvalidURL:
             return []
-        if ":" in host:  # urlsplit drops the brackets of an IPv6 literal
-            host = f"[{host}]"
         keys: list[str] = []
         for suffix in host_suffixes(host):
             keys.extend(self._by_host.get((suffix, port), ()))

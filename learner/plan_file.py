@@ -30,14 +30,13 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
 from learner.plan import DomainPlan, PlanSettings
 from learner.sampling import PatternGroup, url_parts, without_param
-from samepage import MIQPSNormalizer
-from samepage._files import remove_stale_temps, temp_path
+from samepage import MIQPSNormalizer, atomic_file
 
 __all__ = ["PlanFormat", "plan_format", "plan_rows", "read_plan", "write_plan"]
 
@@ -94,14 +93,13 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
 def write_plan(plans: Iterable[DomainPlan], out: str, settings: PlanSettings) -> int:
     """Write a plan file (Parquet or JSON Lines, by extension), streamed; the domains written.
 
-    The file is written under a temporary name and renamed into place; a temporary file
-    left by a killed run is removed.
+    The file is written through :func:`samepage.atomic_file`: under a temporary name renamed
+    into place, with the mode of the file it replaces; a temporary file left by a killed run
+    is removed.
     """
     fmt = plan_format(out)
-    remove_stale_temps(Path(out))
-    temp = os.fspath(temp_path(Path(out)))
     count = 0
-    try:
+    with atomic_file(out) as temp:
         if fmt == "jsonl":
             with open(temp, "w", encoding="utf-8") as handle:
                 for plan in plans:
@@ -109,12 +107,7 @@ def write_plan(plans: Iterable[DomainPlan], out: str, settings: PlanSettings) ->
                     for row in plan_rows(plan, settings):
                         handle.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
         else:
-            count = _write_parquet(plans, temp, settings)
-        os.replace(temp, out)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+            count = _write_parquet(plans, os.fspath(temp), settings)
     return count
 
 

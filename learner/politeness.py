@@ -3,6 +3,8 @@
 - :class:`RobotsPolicy` reads one robots.txt per origin with Protego, following RFC 9309.
 - :class:`HostLimiter` spaces request starts per host (delay, seeded jitter, Crawl-delay,
   Retry-After) and caps concurrency per host.
+- :func:`host_key` is the one form of a host that robots.txt, Crawl-delay and the limiter
+  key on, so a Unicode or trailing-dot spelling of a host meets the same rules and pace.
 - :func:`with_retries` is the one retry policy of every request, plain fetches and renders
   alike: transient failures (connection errors, 429, 503) are retried with exponential
   back-off, and every ``Retry-After`` is honoured and passed on to the limiter.
@@ -27,6 +29,7 @@ from protego import Protego
 
 from learner.errors import ConfigError, FetchError, LearnerError
 from learner.fetch import FetchResult, PageFetcher
+from samepage import InvalidURL, host_and_port, normalize_host, url_host
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +37,7 @@ __all__ = [
     "HostLimiter",
     "RetryPolicy",
     "RobotsPolicy",
+    "host_key",
     "origin_of",
     "parse_retry_after",
     "polite_fetcher",
@@ -65,26 +69,46 @@ _DISALLOW_ALL = "User-agent: *\nDisallow: /\n"
 _ROBOTS_MAX_BYTES = 500 * 1024
 
 
-def origin_of(url: str) -> str:
-    """``scheme://host[:port]`` of a URL, lower-case, default port omitted.
+def host_key(host: str) -> str:
+    """A host in the one form every per-host table keys on: :func:`samepage.normalize_host`.
 
-    Args:
-        url: an absolute URL (or an origin).
+    Lower-case IDNA ASCII without a trailing dot; a string that cannot be a host is only
+    lower-cased, so it still gets a pace of its own.
 
-    >>> origin_of("HTTP://Shop.Test:80/list?page=2")
-    'http://shop.test'
+    >>> host_key("Bücher.Example."), host_key("::1")
+    ('xn--bcher-kva.example', '[::1]')
     """
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".")
-    if ":" in host:
+    if ":" in host and not host.startswith("["):  # urlsplit drops an IPv6 literal's brackets
         host = f"[{host}]"
     try:
-        port = parts.port
-    except ValueError:
-        port = None
-    default = {"http": 80, "https": 443}.get(scheme)
-    return f"{scheme}://{host}" if port in (None, default) else f"{scheme}://{host}:{port}"
+        return normalize_host(host)
+    except InvalidURL:
+        return host.lower().rstrip(".")
+
+
+def url_host_key(url: str) -> str:
+    """:func:`host_key` of a URL's host (the lower-cased raw host of a URL samepage refuses)."""
+    try:
+        return url_host(url)
+    except InvalidURL:
+        return host_key(urlsplit(url).hostname or "")
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL: its host as :func:`host_key`, default port omitted.
+
+    Args:
+        url: an absolute http(s) URL (or an origin).
+
+    Raises:
+        ValueError: for a URL samepage cannot read (:class:`samepage.InvalidURL`).
+
+    >>> origin_of("HTTP://Shop.Test:80/list?page=2"), origin_of("https://Bücher.Example./")
+    ('http://shop.test', 'https://xn--bcher-kva.example')
+    """
+    host, port = host_and_port(url)
+    scheme = urlsplit(url.strip()).scheme.lower()
+    return f"{scheme}://{host}:{port}" if port else f"{scheme}://{host}"
 
 
 class RobotsPolicy:
@@ -140,9 +164,12 @@ class RobotsPolicy:
         """Whether robots.txt lets this crawler fetch ``url``.
 
         Args:
-            url: an absolute URL.
+            url: an absolute URL; one samepage cannot read is not fetched.
         """
-        rules = await self._rules(url)
+        try:
+            rules = await self._rules(url)
+        except InvalidURL:
+            return False
         return bool(rules.can_fetch(url, self._user_agent))
 
     async def crawl_delay(self, origin: str) -> float | None:
@@ -205,11 +232,11 @@ class HostLimiter:
         clock: Clock = time.monotonic,
     ) -> None:
         if not delay_s >= 0:
-            raise ConfigError("delay_s: must not be negative")
+            raise ConfigError("must not be negative", field="delay_s")
         if not jitter_s >= 0:
-            raise ConfigError("jitter_s: must not be negative")
+            raise ConfigError("must not be negative", field="jitter_s")
         if per_host < 1:
-            raise ConfigError("per_host: must be at least 1")
+            raise ConfigError("must be at least 1", field="per_host")
         self._delay_s = delay_s
         self._jitter_s = jitter_s
         self._per_host = per_host
@@ -219,7 +246,7 @@ class HostLimiter:
         self._hosts: dict[str, _HostState] = {}
 
     def _state(self, host: str) -> _HostState:
-        key = host.lower()
+        key = host_key(host)
         state = self._hosts.get(key)
         if state is None:
             state = self._hosts[key] = _HostState(asyncio.Semaphore(self._per_host))
@@ -229,7 +256,7 @@ class HostLimiter:
         """Raise the host's delay to its robots.txt ``Crawl-delay`` (``None`` clears it).
 
         Args:
-            host: the host name.
+            host: the host name, in any spelling (keyed by :func:`host_key`).
             seconds: the Crawl-delay value.
         """
         self._state(host).crawl_delay = max(0.0, seconds or 0.0)
@@ -243,7 +270,7 @@ class HostLimiter:
         fail their requests to it at once, without sending them.
 
         Args:
-            host: the host name.
+            host: the host name, in any spelling (keyed by :func:`host_key`).
             seconds: how long the server asked us to wait.
             budget_s: the longest wait the limiter takes on.
         """
@@ -263,7 +290,7 @@ class HostLimiter:
         """Wait for this host's turn; the request runs inside the ``async with`` block.
 
         Args:
-            host: the host name (compared case-insensitively).
+            host: the host name, in any spelling (keyed by :func:`host_key`).
         """
         state = self._state(host)
         async with state.semaphore:
@@ -319,11 +346,11 @@ class RetryPolicy:
 
     def __post_init__(self) -> None:
         if self.attempts < 1:
-            raise ConfigError("attempts: must be at least 1")
+            raise ConfigError("must be at least 1", field="attempts")
         if not self.base_delay_s >= 0:
-            raise ConfigError("base_delay_s: must not be negative")
+            raise ConfigError("must not be negative", field="base_delay_s")
         if not self.max_delay_s >= self.base_delay_s:
-            raise ConfigError("max_delay_s: must be at least base_delay_s")
+            raise ConfigError("must be at least base_delay_s", field="max_delay_s")
 
 
 async def with_retries(
@@ -396,7 +423,7 @@ def polite_fetcher(
     """
 
     async def polite(url: str) -> FetchResult:
-        host = urlsplit(url).hostname or ""
+        host = url_host_key(url)
 
         async def attempt() -> FetchResult:
             closed = limiter.closed_for(host)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from learner.errors import ConfigError
-from samepage._hosts import host_suffixes
+from samepage import host_suffixes
 
 __all__ = ["Target", "parse_resolve", "port_number", "resolve_entries", "target_for"]
 

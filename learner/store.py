@@ -23,7 +23,7 @@ from typing import IO, Any, Literal
 
 from learner.errors import ConfigError
 from learner.model import PairOutcome
-from samepage._files import write_text_atomic
+from samepage import write_text_atomic
 
 logger = logging.getLogger(__name__)
 

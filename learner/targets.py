@@ -9,8 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from learner.errors import ConfigError
-from samepage import InvalidURL, normalize_url
-from samepage._hosts import host_suffixes
+from samepage import InvalidURL, host_and_port, host_suffixes, normalize_url
 
 logger = logging.getLogger(__name__)
 
@@ -41,14 +40,11 @@ class Target:
 
     def covers(self, url: str) -> bool:
         """Whether a normalised URL belongs to this site: the host or a subdomain, same port."""
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        if ":" in host:  # urlsplit drops the brackets of an IPv6 literal
-            host = f"[{host}]"
-        port = str(parts.port) if parts.port is not None else ""
-        if port != self.port:
+        try:
+            host, port = host_and_port(url)
+        except InvalidURL:
             return False
-        return self.host in host_suffixes(host)
+        return port == self.port and self.host in host_suffixes(host)
 
 
 def parse_target(line: str) -> Target:
@@ -78,9 +74,8 @@ def parse_target(line: str) -> Target:
         raise ConfigError(f"domain {name}: give an origin, without a path or query")
     if "@" in parts.netloc:
         raise ConfigError(f"domain {name}: an origin has no user name or password")
-    port = str(parts.port) if parts.port is not None else ""
-    netloc = parts.netloc
-    host = netloc.rsplit(":", 1)[0] if port else netloc
+    host, port = host_and_port(normalized)
+    netloc = f"{host}:{port}" if port else host
     if not (_HOST.fullmatch(host) or host.startswith("[")):
         raise ConfigError(f"domain {name}: {host!r} is not a host name")
     if "%" in host:

@@ -11,6 +11,10 @@ path and fragment canonicalised, and the parameters that identify content kept.
 from __future__ import annotations
 
 from samepage._encoding import escape_undecodable
+from samepage._files import atomic_file, discard_stdout, refuse_overwrite, write_text_atomic
+from samepage._hosts import host_suffixes, lookup_host
+from samepage._query import query_params
+from samepage._url import host_and_port, normalize_host, url_host
 from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
     DefaultValue,
@@ -58,12 +62,22 @@ __all__ = [
     "SamepageError",
     "TemplateScope",
     "__version__",
+    "atomic_file",
+    "discard_stdout",
     "dump_learned",
     "escape_undecodable",
+    "host_and_port",
+    "host_suffixes",
     "load_learned",
+    "lookup_host",
+    "normalize_host",
     "normalize_many",
     "normalize_url",
     "path_template",
     "pattern_key",
+    "query_params",
+    "refuse_overwrite",
     "same_page",
+    "url_host",
+    "write_text_atomic",
 ]

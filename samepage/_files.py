@@ -1,4 +1,4 @@
-"""Writing a file atomically with the mode a user expects, and never over an input."""
+"""Writing a file atomically with the mode a user expects, never over an input; a gone stdout."""
 
 from __future__ import annotations
 
@@ -6,10 +6,13 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 __all__ = [
+    "atomic_file",
+    "discard_stdout",
     "overwritten_input",
     "refuse_overwrite",
     "remove_stale_temps",
@@ -153,14 +156,17 @@ def _glob_regex(glob: str) -> str:
     return "".join(out)
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through a temp file renamed into place.
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary file to write ``path`` through: renamed into place when the block ends.
 
-    Readers see the old file or the new one, never half of one; a temp file left by a killed
-    writer is removed the next time. The new file keeps the
-    mode of the file it replaces; a new file gets the mode ``open()`` would give it (0666
-    less the umask), not the 0600 of :func:`tempfile.mkstemp`, so a published learned set
-    stays readable to the service that loads it. Missing parent folders are created.
+    Readers see the old file or the new one, never half of one. If the block raises, the
+    temporary file is removed and ``path`` is left as it was; a temporary file left by a
+    killed writer is removed the next time. The new file keeps the mode of the file it
+    replaces; a new file gets the mode ``open()`` would give it (0666 less the umask), not the
+    0600 of :func:`tempfile.mkstemp`, so a published file stays readable to the service that
+    loads it. Missing parent folders are created. The temporary file exists, empty, when the
+    block starts; write it by name (a Parquet writer does) or open it for writing.
 
     Raises:
         OSError: when the folder cannot be written.
@@ -175,16 +181,41 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     temp = temp_path(target)
     # O_EXCL: never write through a file or link someone else put there. The kernel applies
     # the umask to 0o666, exactly as for any file the user's tools create.
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        yield temp
+        with open(temp, "rb") as written:
+            os.fsync(written.fileno())
         if mode is not None:
             os.chmod(temp, mode)
         os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    return target
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_file`; the path written.
+
+    Raises:
+        OSError: when the folder cannot be written.
+    """
+    with atomic_file(path) as temp, open(temp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return Path(path)
+
+
+def discard_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again.
+
+    For a command whose reader went away (``| head``): it then ends quietly, as Unix tools do.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass

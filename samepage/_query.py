@@ -6,8 +6,10 @@ from collections.abc import Iterable
 from operator import itemgetter
 
 from samepage._encoding import QUERY, normalize_escapes
+from samepage._url import split_url
+from samepage.errors import InvalidURL
 
-__all__ = ["join_pattern", "query_pairs", "serialize"]
+__all__ = ["join_pattern", "query_pairs", "query_params", "serialize"]
 
 # A pair is (name, piece): the normalised name and the whole "name=value" text, so that a bare
 # name ("a") and an empty value ("a=") stay distinct: Rack and Rails tell them apart.
@@ -31,6 +33,25 @@ def query_pairs(query: str) -> list[Pair]:
             piece = normalize_escapes(piece, QUERY)
         pairs.append((piece.partition("=")[0], piece))
     return pairs
+
+
+def query_params(url: str) -> list[tuple[str, str]]:
+    """The query parameters of an http(s) URL as the normalizer reads them, in order.
+
+    Each is ``(name, value)``, escapes normalised as in the key (``%7e`` is ``~``, ``%2F``
+    stays), not decoded; empty pieces are dropped, ``;`` is not a separator, and a bare name
+    has the value ``""``. The fragment is not part of the query.
+
+    >>> query_params("https://shop.example/p?b=2&&A=%7e1&flag#x=1")
+    [('b', '2'), ('A', '~1'), ('flag', '')]
+
+    Raises:
+        InvalidURL: for a string that is not an absolute http(s) URL.
+    """
+    parts = split_url(url)
+    if parts is None:
+        raise InvalidURL(url, "not an http(s) URL")
+    return [(name, value_of(piece)) for name, piece in query_pairs(parts[5])]
 
 
 def value_of(piece: str) -> str:

@@ -13,7 +13,14 @@ from functools import lru_cache
 from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes
 from samepage.errors import InvalidURL
 
-__all__ = ["Parts", "normalize_path", "split_url"]
+__all__ = [
+    "Parts",
+    "host_and_port",
+    "normalize_host",
+    "normalize_path",
+    "split_url",
+    "url_host",
+]
 
 DEFAULT_PORTS = {"http": "80", "https": "443"}
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -93,6 +100,55 @@ def split_url(url: str) -> Parts | None:
         query,
         normalize_fragment(fragment) if fragment else "",
     )
+
+
+def url_host(url: str) -> str:
+    """The host of an http(s) URL as the normalizer keys it.
+
+    Lower case, IDNA (punycode) ASCII for a non-ASCII name, an IP address in its canonical
+    form, no trailing dot: every spelling of one site gives one string.
+
+    >>> url_host("https://Bücher.Example./p?q=1")
+    'xn--bcher-kva.example'
+    >>> url_host("http://0x7f.1:8080/")
+    '127.0.0.1'
+
+    Raises:
+        InvalidURL: for a string that is not an absolute http(s) URL with a valid host.
+    """
+    return host_and_port(url)[0]
+
+
+def host_and_port(url: str) -> tuple[str, str]:
+    """The host of an http(s) URL (as :func:`url_host`) and its port, ``""`` for the default.
+
+    An IPv6 literal keeps its brackets, as in a URL and a learned set's keys.
+
+    >>> host_and_port("https://[::1]:443/"), host_and_port("http://Shop.Example:8080/")
+    (('[::1]', ''), ('shop.example', '8080'))
+
+    Raises:
+        InvalidURL: for a string that is not an absolute http(s) URL with a valid host.
+    """
+    parts = split_url(url)
+    if parts is None:
+        raise InvalidURL(url, "not an http(s) URL")
+    return parts[2], parts[3]
+
+
+def normalize_host(host: str) -> str:
+    """A host name (without a port) in the form :func:`url_host` gives.
+
+    >>> normalize_host("Bücher.Example.")
+    'xn--bcher-kva.example'
+
+    Raises:
+        InvalidURL: for a string that cannot be a host.
+    """
+    try:
+        return _normalize_host(host)
+    except ValueError as exc:
+        raise InvalidURL(host, str(exc)) from None
 
 
 def _shorten(text: str, limit: int = 40) -> str:

@@ -2,11 +2,12 @@
 
 Exit status: 0 success (``same``: the URLs are the same page); 1 some input lines were bad
 (``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
-``explain``: an argument that is not a URL). Input is read as UTF-8 (a byte order mark at the
-start is skipped); bytes that are not UTF-8 are kept as they were (``surrogateescape``) and
-escaped as those bytes in keys. JSON output (``dedupe``, ``explain --json``) is always valid
-UTF-8: such a byte appears there percent-escaped (``%FF``), as in the key. A reader that
-stops early (``| head``) ends the command quietly with status 0.
+``explain``: an argument that is not a URL); 130 interrupted (Ctrl-C). Input is read as
+UTF-8 (a byte order mark at the start is skipped); bytes that are not UTF-8 are kept as they
+were (``surrogateescape``) and escaped as those bytes in keys. JSON output (``dedupe``,
+``explain --json``) is always valid UTF-8: such a byte appears there percent-escaped
+(``%FF``), as in the key. A reader that stops early (``| head``) ends the command quietly
+with status 0.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import PurePath
 from typing import Any, TextIO
 
 from samepage import __version__, escape_undecodable
-from samepage._files import refuse_overwrite
+from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.normalizer import MIQPSNormalizer
 
@@ -45,6 +45,7 @@ exit status:
      encoding (each reported on stderr); for "same", different pages
   2  usage error, unreadable input, invalid learned set, an --out that would
      replace or be read as an input, or (same, explain) an argument that is not a URL
+  130  interrupted (Ctrl-C)
 
 A binary (BLOB) URL column is keyed as its bytes, as normalize_url keys them.
 """
@@ -408,25 +409,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader stopped (``| head``): end quietly, as Unix tools do.
-        _discard_stdout()
+        discard_stdout()
         return EXIT_OK
     except OSError as exc:
         print(f"samepage: {exc}", file=sys.stderr)
-        _discard_stdout()
+        discard_stdout()
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _discard_stdout()
+        discard_stdout()
         return 130
-
-
-def _discard_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (AttributeError, OSError, ValueError):
-        pass
 
 
 if __name__ == "__main__":

@@ -24,12 +24,14 @@ from typing import Any
 import pytest
 
 from samepage import DomainEntry, LearnedSet, dump_learned, load_learned
-from tests.plugins.engines import need_spark
+from tests.plugins.engines import missing, need_spark
+from tests.plugins.extras import missing_extra
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"(?P<before>[^\n]*)\n```(?P<lang>[a-z]*)\n(?P<code>.*?)\n```", re.S)
 _SHELLS = ("bash", "sh")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
 def _blocks(*languages: str) -> list[tuple[str, str]]:
@@ -104,17 +106,19 @@ def _example_files(folder: Path) -> None:
     (folder / "data").mkdir()
     learned = LearnedSet({"shop.example": DomainEntry({})}, settings={})
     dump_learned(learned, folder / "data" / "learned.json")
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     dump_learned(learned, folder / "learned.json")
     urls = ["https://shop.example/item?id=7&utm_source=mail", "https://shop.example/item?id=7"]
+    (folder / "crawl.csv").write_text("url\n" + "\n".join(urls) + "\n", encoding="utf-8")
+    (folder / "urls.txt").write_text("\n".join(urls) + "\n", encoding="utf-8")
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ModuleNotFoundError:
+        return  # the examples that read Parquet need pyarrow themselves, and say so
     table = pa.table({"url": urls, "url_host_name": ["shop.example"] * 2})
     pq.write_table(table, folder / "crawl.parquet")
     (folder / "crawl").mkdir()
     pq.write_table(table, folder / "crawl" / "part-0.parquet")
-    (folder / "crawl.csv").write_text("url\n" + "\n".join(urls) + "\n", encoding="utf-8")
-    (folder / "urls.txt").write_text("\n".join(urls) + "\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("name, code", BLOCKS, ids=[name for name, _ in BLOCKS])
@@ -124,7 +128,13 @@ def test_example_runs_and_shows_its_results(
     _example_files(tmp_path)
     monkeypatch.chdir(tmp_path)
     checked = _with_checks(code)
-    exec(compile(checked, name, "exec"), {"__name__": "__doc_example__"})
+    try:
+        exec(compile(checked, name, "exec"), {"__name__": "__doc_example__"})
+    except ModuleNotFoundError as exc:
+        reason = missing_extra(exc)
+        if reason is None:
+            raise
+        missing(f"{name}: {reason}")
 
 
 def test_shown_results_become_assertions() -> None:
@@ -154,6 +164,10 @@ def test_shell_example_runs(name: str, code: str, tmp_path: Path) -> None:
         text=True,
         timeout=600,
     )
+    absent = _NO_MODULE.search(done.stderr)
+    reason = absent and missing_extra(ModuleNotFoundError(name=absent.group(1)))
+    if done.returncode != 0 and reason:
+        missing(f"{name}: {reason}")
     assert done.returncode == 0, f"{name} exited {done.returncode}:\n{done.stderr[-3000:]}"
 
 
@@ -164,3 +178,42 @@ def test_json_example_is_valid(name: str, code: str, tmp_path: Path) -> None:
         path = tmp_path / "learned.json"
         path.write_text(code, encoding="utf-8")
         assert load_learned(path).domains
+
+
+def _tree(module: Path) -> set[str]:
+    """The class names of the hierarchy drawn in a module's docstring."""
+    doc = ast.get_docstring(ast.parse(module.read_text(encoding="utf-8"))) or ""
+    drawing = doc.partition("::")[2].split("\n\n")[1]
+    return {line.strip(" │├└─").split()[0] for line in drawing.splitlines() if line.strip()}
+
+
+def _subclasses(base: str) -> set[str]:
+    """The classes of ``samepage`` and ``learner`` derived from ``base``, read from the source."""
+    classes = {
+        node.name: {b.id for b in node.bases if isinstance(b, ast.Name)}
+        for package in ("samepage", "learner")
+        for path in (ROOT / package).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    }
+    found = {base}
+    while grown := {name for name, bases in classes.items() if bases & found} - found:
+        found |= grown
+    return found
+
+
+def _raised(name: str) -> bool:
+    """Whether any module of the project raises ``name`` (or builds one to raise later)."""
+    sources = [p for package in ("samepage", "learner") for p in (ROOT / package).rglob("*.py")]
+    return any(
+        f"{name}(" in p.read_text(encoding="utf-8").replace(f"class {name}(", "") for p in sources
+    )
+
+
+@pytest.mark.parametrize(
+    "module, base", [("samepage/errors.py", "SamepageError"), ("learner/errors.py", "LearnerError")]
+)
+def test_the_errors_tree_is_every_error_class_and_each_is_raised(module: str, base: str) -> None:
+    drawn = _tree(ROOT / module)
+    assert drawn == _subclasses(base)
+    assert [name for name in sorted(drawn - {base}) if not _raised(name)] == []

@@ -9,9 +9,10 @@ import pytest
 from learner.cli import main
 from learner.plan_file import read_plan
 from tests.archive_fixtures import Shot, write_cdxj, write_warc
+from tests.plugins.engines import engine
 
-pytest.importorskip("duckdb")
-pytest.importorskip("warcio")
+engine("duckdb")
+engine("warcio")
 
 URLS = [f"https://shop.example/p?id={n}&ref={'abc'[n % 3]}&utm_source=x" for n in range(12)]
 URLS += [f"https://shop.example/list?page={n}" for n in range(5)]

@@ -13,6 +13,7 @@ import pytest
 from learner import browser
 from learner.browser import CHROMIUM_ARGS, BrowserChoice, find_browser, resolver_rules
 from learner.errors import BrowserNotFound, ConfigError
+from tests.plugins.engines import engine
 
 
 def _fake_executable(path: Path) -> Path:
@@ -55,6 +56,7 @@ def test_environment_variable_comes_next(
 def test_playwrights_own_chromium_is_preferred_to_the_system_one(
     no_browsers: Path, tmp_path: Path
 ) -> None:
+    engine("playwright")
     _fake_executable(tmp_path / "bin" / "chromium")
     layout = browser._platform_dirs()
     assert layout is not None

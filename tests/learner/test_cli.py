@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from learner.browser import BrowserChoice
+from learner.cli import main
 from learner.cli_options import build_parser
+from learner.config import build_config
 from learner.errors import ConfigError
 from samepage import DomainEntry, LearnedSet, dump_learned
 
@@ -103,7 +105,8 @@ def test_help_has_groups_defaults_and_exit_codes() -> None:
         "default: data/learned.json",
     ):
         assert needle in text
-    assert "exit status:" in run("--help").stdout
+    top = run("--help").stdout
+    assert "exit status:" in top and "130  interrupted" in top
 
 
 # Every subcommand, as the top-level help lists them under COMMAND.
@@ -178,6 +181,9 @@ def test_bad_domains_file_lines_exit_2(tmp_path: Path, line: str, message: str) 
         (["--delay", "inf"], "--delay: must be a finite number, not inf"),
         (["--concurrency", "0"], "--concurrency: must be between 1 and 64"),
         (["--max-flip-fraction", "2"], "--max-flip-fraction: must be in [0, 1]"),
+        (["--min-contexts", "0"], "--min-contexts: must be at least 1"),
+        (["--give-up-after", "0"], "--give-up-after: must be at least 1"),
+        (["--default-values", "-1"], "--default-values: must not be negative"),
     ],
 )
 def test_bad_numbers_exit_2_naming_the_option(
@@ -186,6 +192,33 @@ def test_bad_numbers_exit_2_naming_the_option(
     result = run("crawl", str(domains), "--out", str(tmp_path / "l.json"), *args)
     _one_clear_line(result)
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ("min_contexts = 0", "config file {}: min_contexts: must be at least 1"),
+        ("[render]\nquiet_window_s = 0", "config file {}: render.quiet_window_s: must be in"),
+        ("quiet_window_s = 0", "config file {}: quiet_window_s: must be in (0, 60]"),
+    ],
+)
+def test_a_bad_config_file_value_is_named_by_the_file_and_its_key(
+    domains: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], toml: str, message: str
+) -> None:
+    config = tmp_path / "learner.toml"
+    config.write_text(toml + "\n")
+    out = str(tmp_path / "l.json")
+    status = main(["crawl", str(domains), "--out", out, "--config", str(config)])
+    assert status == 2
+    assert message.format(config) in capsys.readouterr().err
+
+
+def test_a_config_error_carries_its_field_and_names_the_option_given() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_config({}, {"min_contexts": 0})
+    assert (caught.value.field, caught.value.problem) == ("min_contexts", "must be at least 1")
+    named = caught.value.given_as("--min-contexts")
+    assert str(named) == "--min-contexts: must be at least 1" and named.field == "min_contexts"
 
 
 @pytest.mark.parametrize("value", ["1.5", "-0.1", "nan", "x"])

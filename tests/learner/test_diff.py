@@ -10,6 +10,7 @@ from typing import Any
 
 from learner.diff import diff_learned, format_diff, gate
 from samepage import LearnedSet
+from tests.plugins.engines import need_extra
 
 
 def _doc(verdicts: dict[str, dict[str, str]]) -> dict[str, Any]:
@@ -80,6 +81,7 @@ def test_diff_command_exit_status(tmp_path: Path) -> None:
     old, new = tmp_path / "old.json", tmp_path / "new.json"
     old.write_text(json.dumps(OLD))
     new.write_text(json.dumps(NEW))
+    need_extra("learner")  # python -m learner loads every command
     run = [sys.executable, "-m", "learner", "diff", str(old), str(new)]
     refused = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1

@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,28 @@ def test_plan_files_read_back_as_written(tmp_path: Path, name: str) -> None:
     settings, read = read_plan(str(out))
     assert settings == SETTINGS
     assert read == _by_key(plans)
+
+
+@pytest.mark.parametrize("name", ["plan.parquet", "plan.jsonl"])
+def test_a_rewritten_plan_keeps_its_mode_and_a_failed_write_keeps_the_old_plan(
+    tmp_path: Path, name: str
+) -> None:
+    plans = plan_urls(FIXTURE_TARGETS, observed_urls(), SETTINGS)
+    out = tmp_path / name
+    write_plan(plans, str(out), SETTINGS)
+    out.chmod(0o640)
+    write_plan(plans, str(out), SETTINGS)
+    assert out.stat().st_mode & 0o777 == 0o640
+    before = out.read_bytes()
+
+    def broken() -> Iterator[DomainPlan]:
+        yield plans[0]
+        raise RuntimeError("the log ended badly")
+
+    with pytest.raises(RuntimeError, match="ended badly"):
+        write_plan(broken(), str(out), SETTINGS)
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
 def test_plan_rows_carry_counts_and_the_crawls_samples() -> None:

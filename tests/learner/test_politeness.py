@@ -22,6 +22,7 @@ from learner.politeness import (
     polite_fetcher,
     with_retries,
 )
+from learner.targets import parse_target
 
 UA = "samepage-learner/0.2 (+https://example.invalid)"
 
@@ -107,6 +108,46 @@ async def test_crawl_delay_raises_but_never_lowers_the_delay() -> None:
     # The slot scheduled under the 4 s delay still stands (1 s of it has passed on fast.test);
     # after that the plain 1 s delay applies again.
     assert fake.sleeps[2:] == pytest.approx([3.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    "spelling", ["Bücher.Example", "bücher.example.", "XN--BCHER-KVA.example."]
+)
+async def test_crawl_delay_holds_for_every_spelling_of_the_host(spelling: str) -> None:
+    # The Crawl-delay is set on the target's host (IDNA, no trailing dot); requests name the
+    # host as a URL spells it.
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=1.0, jitter_s=0.0)
+    pacer.set_crawl_delay(parse_target("bücher.example").host, 6.0)
+    for _ in range(2):
+        async with pacer.slot(spelling):
+            pass
+    assert fake.sleeps == pytest.approx([6.0])
+
+
+async def test_the_polite_fetcher_waits_the_crawl_delay_of_a_unicode_host() -> None:
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=1.0, jitter_s=0.0)
+    pacer.set_crawl_delay("xn--bcher-kva.example", 6.0)
+    asked: list[str] = []
+
+    async def answer(url: str) -> FetchResult:
+        asked.append(url)
+        return FetchResult(url, url, 200)
+
+    polite = polite_fetcher(answer, limiter=pacer, sleep=fake.sleep)
+    await polite("http://Bücher.example./a")
+    await polite("http://bücher.example/b")
+    assert len(asked) == 2 and fake.sleeps == pytest.approx([6.0])
+
+
+def test_every_spelling_of_a_host_has_one_origin_and_so_one_robots_txt() -> None:
+    spellings = [
+        "https://Bücher.Example./x",
+        "https://bücher.example/",
+        "https://xn--bcher-kva.example:443",
+    ]
+    assert {origin_of(url) for url in spellings} == {"https://xn--bcher-kva.example"}
 
 
 async def test_retry_after_pushes_the_next_slot_back() -> None:

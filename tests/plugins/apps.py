@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pytest
 import pytest_asyncio
 
 from learner.browser import BrowserChoice
-from learner.crawl import CrawlResult, crawl
 from learner.targets import parse_target
 from tests.apps.registry import APPS, APPS_CONFIG, App
 from tests.apps.server import AppServer
 from tests.plugins.browser import under_ci
+
+if TYPE_CHECKING:
+    from learner.crawl import CrawlResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,8 @@ async def app_run(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AppRun:
     """The learner's crawl of one application, with the suite's settings."""
+    from learner.crawl import crawl  # the learner's extra
+
     app = served_app.app
     folder = tmp_path_factory.mktemp(f"{app.name}-crawl")
     result = await crawl(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 import pytest_asyncio
@@ -18,8 +19,9 @@ from learner.browser import BrowserChoice, find_browser
 from learner.config import RenderSettings
 from learner.demo.server import SiteServer
 from learner.errors import BrowserNotFound
-from learner.renderer import Renderer
-from tests.learner.render_sites import render_sites
+
+if TYPE_CHECKING:
+    from learner.renderer import Renderer
 
 # Small pages need no tall captures; a short timeout keeps the hostile pages quick.
 TEST_SETTINGS = RenderSettings(
@@ -78,6 +80,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.fixture(scope="session")
 def render_server() -> Iterator[SiteServer]:
     """The renderer test sites (``tests/learner/render_sites.py``) on 127.0.0.1."""
+    from tests.learner.render_sites import render_sites  # draws its images with Pillow
+
     with SiteServer(render_sites()) as server:
         yield server
 
@@ -93,6 +97,8 @@ async def renderer(
     browser_choice: BrowserChoice, render_server: SiteServer, render_settings: RenderSettings
 ) -> AsyncIterator[Renderer]:
     """One Renderer (one browser) for the whole test run."""
+    from learner.renderer import Renderer  # Playwright: the learner's extra
+
     async with Renderer(
         render_settings,
         executable=browser_choice.executable,

@@ -15,12 +15,14 @@ from typing import Any
 
 import pytest
 
+from tests.plugins.extras import OPTIONAL_MODULES, missing_extra, under_ci
+
 
 def missing(reason: str) -> None:
-    """Skip the test, or fail it under CI, where every engine must be installed."""
-    if os.environ.get("CI"):
+    """Skip the test (or the module), or fail it under CI, where every engine is installed."""
+    if under_ci():
         pytest.fail(f"{reason} (CI is set: the set-up must install it)", pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(reason, allow_module_level=True)
 
 
 def engine(name: str) -> ModuleType:
@@ -28,7 +30,7 @@ def engine(name: str) -> ModuleType:
     try:
         return importlib.import_module(name)
     except ImportError as exc:
-        missing(f"{name} is not installed: {exc}")
+        missing(missing_extra(exc) or f"{name} is not installed: {exc}")
         raise  # unreachable: missing() raises
 
 
@@ -49,3 +51,10 @@ def spark() -> Iterator[Any]:
     session = local_session(2)
     yield session
     session.stop()
+
+
+def need_extra(extra: str) -> None:
+    """Skip (fail under CI) unless every module of ``samepage[extra]`` is installed."""
+    for name, its_extra in OPTIONAL_MODULES.items():
+        if its_extra == extra:
+            engine(name)

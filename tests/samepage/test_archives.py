@@ -11,8 +11,9 @@ import pytest
 
 from samepage.archives import cdxj_captures, warc_captures
 from tests.archive_fixtures import Shot, cdxj_line, sha1_digest, write_cdxj, write_warc
+from tests.plugins.engines import engine
 
-pytest.importorskip("warcio")
+engine("warcio")
 
 PAGE, OTHER = b"<h1>Item 1</h1>", b"<h1>Item 1, now on sale</h1>"
 SHOTS = [

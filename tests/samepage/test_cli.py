@@ -144,6 +144,7 @@ def test_explain_shows_the_unwrap_and_alias_steps() -> None:
 def test_help_and_version() -> None:
     help_text = run("--help").stdout
     assert "exit status:" in help_text and "examples:" in help_text
+    assert "130  interrupted" in help_text
     assert run("--version").stdout.startswith("samepage ")
     assert run().returncode == 2
 

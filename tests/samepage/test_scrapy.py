@@ -9,12 +9,11 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-import pytest
-
 from learner.demo.server import Request, Response, Site, SiteServer
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
+from tests.plugins.engines import engine
 
-pytest.importorskip("scrapy")
+engine("scrapy")
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = "0123456789abcdef0123456789abcdef"
