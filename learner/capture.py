@@ -305,6 +305,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         state = scrolled or state
     png, text, title = b"", "", ""
     still, scripted = False, True
+    marks: tuple[str, ...] = ()
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
@@ -314,6 +315,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         after = await job.probe()
         text, title = str(after["text"]), str(after["title"])
         scripted = bool(after.get("scripted", True))
+        marks = tuple(str(url) for url in after.get("marks", ()))
         # Nothing that counts as loading happened from before the screenshot until now.
         still = all(before[k] == after[k] for k in ("changes", "moves"))
         if still or not ready or time.monotonic() >= job.deadline:
@@ -335,6 +337,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         retry_after=watch.retry_after,
         readiness=state,
         scripted=scripted,
+        marks=marks,
     )
 
 
