@@ -231,6 +231,8 @@ async def test_a_resumed_run_finds_the_same_hidden_defaults(
         hidden_server, browser_choice, tmp_path / "learned.json", hidden_run.run_folder
     )
     assert again.stats["comparisons"] == 0 and again.stats["renders"] == 0
+    # The marks come from the checkpoint's evidence: the same candidates, the same defaults.
+    assert learned_defaults(again.learned, HIDDEN_HOST) == HIDDEN_DEFAULTS
     assert (
         again.learned.domains[HIDDEN_HOST].patterns
         == hidden_run.learned.domains[HIDDEN_HOST].patterns
