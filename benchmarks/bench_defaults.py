@@ -2,13 +2,17 @@
 
 Run from the repository root (needs Chromium, see ``docs/learner.md``)::
 
-    python -m benchmarks.bench_defaults --samples 4 --hosts defaults.test,shop.test,news.test
+    python -m benchmarks.bench_defaults --samples 4 \
+        --hosts defaults.test,hidden.test,shop.test,news.test
 
-The learner studies the hosts from the fixture's observed-URL logs twice, each time in a
-fresh run folder: with ``default_values=0`` (the parameter tests alone) and with
-``--default-values K``. Renders are deterministic for the fixture, so the difference is what
-the default tests cost, split by what asked for each render. The learned sets of both runs are
-then given the held-out default pairs of ``defaults.test`` (values the log never shows) and
+The learner studies the hosts from the fixture's observed-URL logs three times, each time in
+a fresh run folder: with ``default_values=0`` (the parameter tests alone), with
+``--default-values K`` and only the frequent values as candidates (``before``:
+``learner.defaults.FROM_EVIDENCE`` off), and with the values the parameter tests point at
+too (``after``: the learner as it runs). Renders are deterministic for the fixture, so the
+differences are what the default tests cost, split by what asked for each render. The
+learned sets are then given the held-out default pairs of ``defaults.test`` and
+``hidden.test`` (defaults the logs spell rarely or never; pages the logs never show) and
 the pairs that look like defaults but are different pages: the first should merge, the
 second never.
 """
@@ -28,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from learner import defaults
 from learner.browser import find_browser
 from learner.config import LearnerConfig
 from learner.crawl import CrawlResult, crawl
@@ -35,6 +40,12 @@ from learner.demo.server import SiteServer
 from learner.run_folder import read_run_folder
 from learner.targets import parse_target
 from samepage import MIQPSNormalizer
+from tests.learner.hidden_defaults_site import (
+    hidden_different_pairs,
+    hidden_held_out_pairs,
+    hidden_site,
+    hidden_urls,
+)
 from tests.site.defaults import (
     defaults_different_pairs,
     defaults_site,
@@ -58,7 +69,7 @@ async def _learn(
         config=config,
         out=folder / "learned.json",
         cache=folder / "run",
-        observed=[*defaults_urls(), *observed_urls()],
+        observed=[*defaults_urls(), *hidden_urls(), *observed_urls()],
         resolve=server.resolve(),
         browser=browser,
     )
@@ -117,6 +128,19 @@ def _merged(result: CrawlResult, pairs: Sequence[tuple[str, str]]) -> int:
     return sum(norm.same(a, b) for a, b in pairs)
 
 
+def _learned_defaults(result: CrawlResult, key: str) -> int:
+    learned = result.learned.domains.get(key)
+    return sum(
+        len(v.defaults)
+        for p in (learned.patterns.values() if learned else ())
+        for v in p.params.values()
+    )
+
+
+def _share(extra: int, of: int) -> str:
+    return f"{extra} ({extra / of:.0%})" if of else str(extra)
+
+
 async def run(args: argparse.Namespace) -> int:
     hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
     config = dataclasses.replace(
@@ -126,9 +150,10 @@ async def run(args: argparse.Namespace) -> int:
         default_values=args.default_values,
     )
     choice = find_browser()
-    held, different = held_out_pairs(), defaults_different_pairs()
+    held = {"defaults.test": held_out_pairs(), "hidden.test": hidden_held_out_pairs()}
+    different = [*defaults_different_pairs(), *hidden_different_pairs()]
     with (
-        SiteServer([defaults_site(), *fixture_sites()]) as server,
+        SiteServer([defaults_site(), hidden_site(), *fixture_sites()]) as server,
         tempfile.TemporaryDirectory() as tmp,
     ):
         base, base_s = await _learn(
@@ -138,45 +163,57 @@ async def run(args: argparse.Namespace) -> int:
             Path(tmp) / "params",
             choice.executable,
         )
-        full, full_s = await _learn(
-            hosts, config, server, Path(tmp) / "defaults", choice.executable
-        )
-        comparisons, renders = _render_split(full)
+        defaults.FROM_EVIDENCE = False
+        try:
+            before, before_s = await _learn(
+                hosts, config, server, Path(tmp) / "before", choice.executable
+            )
+        finally:
+            defaults.FROM_EVIDENCE = True
+        after, after_s = await _learn(hosts, config, server, Path(tmp) / "after", choice.executable)
+        comparisons, renders = _render_split(after)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}; "
         f"samples={config.samples} min_samples={config.min_samples} "
         f"default_values={config.default_values}\n"
     )
-    print("| host | renders, parameter tests | renders, with defaults | extra | defaults learned |")
-    print("|---|---:|---:|---:|---:|")
-    for before, after in zip(base.domains, full.domains, strict=True):
-        learned = full.learned.domains.get(after.key)
-        count = sum(
-            len(v.defaults)
-            for p in (learned.patterns.values() if learned else ())
-            for v in p.params.values()
-        )
-        extra = after.renders - before.renders
-        share = extra / before.renders if before.renders else 0.0
-        print(
-            f"| {after.key} | {before.renders} | {after.renders} | {extra} ({share:.0%}) "
-            f"| {count} |"
-        )
-    total_before = sum(d.renders for d in base.domains)
-    total_after = sum(d.renders for d in full.domains)
     print(
-        f"| **all** | {total_before} | {total_after} | "
-        f"**{total_after - total_before} ({(total_after - total_before) / total_before:.0%})** | |"
+        "| host | renders, parameter tests | before: frequent values | after: + evidence "
+        "| after vs before | defaults before | defaults after |"
     )
-    print("\n| renders asked for by | comparisons | renders |\n|---|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for plain, old, new in zip(base.domains, before.domains, after.domains, strict=True):
+        print(
+            f"| {new.key} | {plain.renders} | {old.renders} | {new.renders} "
+            f"| {_share(new.renders - old.renders, old.renders)} "
+            f"| {_learned_defaults(before, old.key)} | {_learned_defaults(after, new.key)} |"
+        )
+    totals = [sum(d.renders for d in r.domains) for r in (base, before, after)]
+    learned = [sum(_learned_defaults(r, h) for h in hosts) for r in (before, after)]
+    print(
+        f"| **all** | {totals[0]} | {totals[1]} | {totals[2]} "
+        f"| **{_share(totals[2] - totals[1], totals[1])}** | {learned[0]} | {learned[1]} |"
+    )
+    print("\n| renders asked for by (after) | comparisons | renders |\n|---|---:|---:|")
     for kind in ("parameter tests", "default proofs", "rejected values", "joint"):
         print(f"| {kind} | {comparisons[kind]} | {renders[kind]} |")
+    if learned[1]:
+        print(
+            f"\nRenders per learned default (after): {renders['default proofs'] / learned[1]:.1f} "
+            f"to prove it; {(totals[2] - totals[0]) / learned[1]:.1f} with every value "
+            "tested and the joint checks."
+        )
+    print("\n| held-out default pairs merged | parameters only | before | after |")
+    print("|---|---:|---:|---:|")
+    for key, pairs in held.items():
+        if key in hosts:
+            merged = [_merged(r, pairs) for r in (base, before, after)]
+            print(f"| {key} | {merged[0]} of {len(pairs)} | {merged[1]} | {merged[2]} |")
     print(
-        f"\nHeld-out default pairs merged: {_merged(base, held)} of {len(held)} without "
-        f"defaults, {_merged(full, held)} of {len(held)} with. Look-alike pairs merged (must "
-        f"be 0): {_merged(base, different)} and {_merged(full, different)} of {len(different)}."
-        f"\nWall time: {base_s:.0f} s and {full_s:.0f} s."
+        "\nLook-alike pairs merged (must be 0): "
+        + ", ".join(f"{_merged(r, different)}" for r in (base, before, after))
+        + f" of {len(different)}.\nWall time: {base_s:.0f} s, {before_s:.0f} s and {after_s:.0f} s."
     )
     return 0
 
@@ -190,7 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=4, help="samples per parameter (S)")
     parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
     parser.add_argument("--default-values", type=int, default=2, help="values tested (K)")
-    parser.add_argument("--hosts", default="defaults.test", help="fixture hosts to study")
+    parser.add_argument(
+        "--hosts", default="defaults.test,hidden.test", help="fixture hosts to study"
+    )
     args = parser.parse_args(argv)
     if args.samples < 1:
         print("--samples must be at least 1", file=sys.stderr)

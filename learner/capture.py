@@ -306,6 +306,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         state = scrolled or state
     png, text, title = b"", "", ""
     still, scripted = False, True
+    marks: tuple[str, ...] = ()
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
@@ -314,6 +315,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         seen = await job.probe()
         text, title = str(seen["text"]), str(seen["title"])
         scripted = bool(seen.get("scripted", True))
+        marks = tuple(str(url) for url in seen.get("marks", ()))
         after = seen
         if ready:
             # The quiet window, waited out around the screenshot (at once if it already has).
@@ -340,6 +342,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         retry_after=watch.retry_after,
         readiness=state,
         scripted=scripted,
+        marks=marks,
     )
 
 

@@ -1,12 +1,18 @@
 """Default values: the values of a kept parameter that render the page without it.
 
 ``page=1``, ``sort=relevance``, ``tab=description``: a parameter that matters can still have
-values that mean "nothing". After a pattern's parameters are decided, each kept one has its
-``default_values`` most frequent values tested, one at a time until one holds. For a value
-*v* of parameter *p*, a sample is an observed URL whose only *p* is ``p=v``, compared
-(through the same ``compare``, so by :func:`learner.decision.decide`, with its renders
-shared and checkpointed) with the URL the normalizer would make of it: without *p* and
-without the pattern's neutral parameters.
+values that mean "nothing". After a pattern's parameters are decided, each kept one has
+candidate values tested, one at a time until one holds: first those the parameter's own
+test points at, however rarely the log spells them (a menu links to ``/list``, not to
+``/list?lang=en``): a value whose removal showed the same page in that test, and a value
+the page without the parameter marks as its own (its current language link, active tab,
+selected option, canonical link; :mod:`learner.marks`, read from the renders that test
+made); then its ``default_values`` most frequent values. For a value *v* of parameter *p*,
+a sample is an observed URL whose only *p* is ``p=v`` (or, in a context where none is, an
+observed URL with its one *p* set to *v*), compared (through the same ``compare``, so by
+:func:`learner.decision.decide`, with its renders shared and checkpointed) with the URL
+the normalizer would make of it: without *p* and without the pattern's neutral
+parameters.
 
 A value is a default only when all of these hold:
 
@@ -31,6 +37,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from learner.classify import Compare
 from learner.config import LearnerConfig
@@ -44,9 +51,16 @@ from learner.sampling import (
     param_values,
 )
 from learner.verdicts import cause_of
-from samepage import DefaultValue, ParamVerdict, PatternEntry
+from samepage import DefaultValue, ParamVerdict, PatternEntry, path_template, pattern_key
 
-__all__ = ["candidate_values", "learn_defaults", "value_samples"]
+__all__ = [
+    "candidate_values",
+    "learn_defaults",
+    "marked_values",
+    "same_values",
+    "value_samples",
+    "with_value",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,41 +88,180 @@ def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Con
     ]
 
 
-MIN_SHARE = 0.1
-"""The least share of a pattern's URLs a value must have to be tested as a default.
+def with_value(url: str, name: str, value: str) -> str:
+    """An observed URL with the value of parameter ``name`` replaced by ``value``.
 
-Links point at a default (``?page=1`` from a menu, ``?size=M`` from a listing), so a default
-is among a parameter's frequent values; a value rarer than this (one id of hundreds) is
-not worth the renders.
+    Names are read as the normaliser reads them; everything else stays as observed: order,
+    spelling, other parameters. ``value`` is spelled as in a normalised URL.
+
+    >>> with_value("https://s.example/p/?b=2&%61=1&c=3#top", "a", "en")
+    'https://s.example/p/?b=2&%61=en&c=3#top'
+    """
+    head, hash_, fragment = url.partition("#")
+    base, mark, query = head.partition("?")
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}/?"
+    pieces = [
+        f"{piece.partition('=')[0]}={value}"
+        if piece and pattern_key(origin + piece) == name
+        else piece
+        for piece in query.split("&")
+    ]
+    return f"{base}{mark}{'&'.join(pieces)}{hash_}{fragment}"
+
+
+MIN_SHARE = 0.1
+"""The least share of a pattern's URLs a frequent value must have to be tested as a default.
+
+A value rarer than this (one id of hundreds) is not worth the renders unless the
+parameter's own test points at it (:func:`same_values`, :func:`marked_values`).
 """
 
 
-def candidate_values(group: PatternGroup, name: str, config: LearnerConfig) -> list[str]:
-    """The ``default_values`` most frequent values of ``name`` that could become defaults.
+def _ranked(counts: Counter[str]) -> list[str]:
+    return sorted(counts, key=lambda v: (-counts[v], v))
 
-    A value must be the parameter's only value in at least ``min_samples`` URLs with
-    pairwise different contexts, and in at least :data:`MIN_SHARE` of the pattern's URLs;
-    ties in frequency go to the smaller value.
+
+def same_values(group: PatternGroup, name: str, verdict: ParamVerdict) -> list[str]:
+    """Values whose removal showed the same page in the parameter's own test, most first.
+
+    >>> urls = ("https://s.example/l?lang=en", "https://s.example/l?lang=fr")
+    >>> samples = [{"url": u, "outcome": o} for u, o in zip(urls, ("same", "changed"))]
+    >>> same_values(PatternGroup("lang", urls, 2), "lang",
+    ...             ParamVerdict("non-neutral", 2, 1, extra={"samples": samples}))
+    ['en']
+    """
+    counts: Counter[str] = Counter()
+    for sample in verdict.extra.get("samples", ()):
+        url = sample.get("url")
+        if sample.get("outcome") == "same" and url in group.urls:
+            values = param_values(group.static_of(url), name)
+            if len(values) == 1:
+                counts[values[0]] += 1
+    return _ranked(counts)
+
+
+def marked_values(marks: Iterable[Mapping[str, Any]], name: str) -> list[str]:
+    """Values of ``name`` that pages without it mark as their own, marked most often first.
+
+    ``marks`` are the ``candidate_marks`` of the parameter test's outcomes
+    (:func:`learner.marks.page_marks`: ``{name: [values]}`` per page).
+
+    >>> marked_values([{"lang": ["en"]}, {"lang": ["en", "fr"], "tab": ["a"]}, {}], "lang")
+    ['en', 'fr']
+    """
+    counts: Counter[str] = Counter()
+    for found in marks:
+        values = found.get(name, ())
+        if isinstance(values, list):
+            counts.update({str(v) for v in values})
+    return _ranked(counts)
+
+
+def candidate_values(
+    group: PatternGroup, name: str, config: LearnerConfig, evidence: Iterable[str] = ()
+) -> list[str]:
+    """The values of ``name`` to test as defaults, in the order to test them.
+
+    First up to ``default_values`` values the parameter's own test points at (``evidence``:
+    :func:`same_values`, then :func:`marked_values`), however rarely the log spells them;
+    then the ``default_values`` most frequent values: a value must be the parameter's only
+    value in at least ``min_samples`` URLs with pairwise different contexts, and in at
+    least :data:`MIN_SHARE` of the pattern's URLs; ties in frequency go to the smaller
+    value. Any value needs ``min_samples`` contexts to test it in (:func:`value_samples`).
 
     >>> urls = [f"https://s.example/l?page={p}&q={q}" for p in (1, 2) for q in "abc"]
     >>> group = PatternGroup("page&q", tuple(urls), 6)
     >>> candidate_values(group, "page", LearnerConfig(default_values=1))
     ['1']
+    >>> candidate_values(group, "page", LearnerConfig(default_values=1), ["0", "1"])
+    ['0', '1']
     """
     counts: Counter[str] = Counter()
     for static in group.statics:
         values = param_values(static, name)
         if len(values) == 1:
             counts[values[0]] += 1
-    ranked = sorted(counts, key=lambda v: (-counts[v], v))
     least = MIN_SHARE * len(group.statics)
     supported = [
         v
-        for v in ranked
+        for v in _ranked(counts)
         if counts[v] >= least
         and len({c for _, c in _contexts(group, name, v)}) >= config.min_samples
     ]
-    return supported[: config.default_values]
+    pointed: list[str] = []
+    if len(_pool(group, name, "")) >= config.min_samples:
+        pointed = list(dict.fromkeys(evidence))[: config.default_values]
+    return list(dict.fromkeys([*pointed, *supported[: config.default_values]]))
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """An observed URL a sample of a value can be made of, in its context."""
+
+    index: int
+    context: Context
+    observed: bool
+    """Whether the URL carries the value as observed (else it is built with it)."""
+
+
+def _pool(group: PatternGroup, name: str, value: str) -> dict[Context, list[_Source]]:
+    """The URLs that can carry ``name=value``, by context: every URL with one ``name``."""
+    pool: dict[Context, list[_Source]] = {}
+    for index, static in enumerate(group.statics):
+        values = param_values(static, name)
+        if len(values) == 1:
+            context = context_of(static, name)
+            pool.setdefault(context, []).append(_Source(index, context, values[0] == value))
+    return pool
+
+
+def _picks(
+    group: PatternGroup,
+    name: str,
+    value: str,
+    size: int,
+    seed: str,
+    cost: Callable[[str], int],
+) -> tuple[list[tuple[str, Context]], int]:
+    """Samples of ``name=value`` with their contexts (see :func:`value_samples`).
+
+    Also returns how many of them come first, one per path template.
+    """
+    order = list(range(len(group.urls)))
+    random.Random(seed).shuffle(order)
+    rank = {index: n for n, index in enumerate(order)}
+
+    def url_of(source: _Source) -> str:
+        url = group.urls[source.index]
+        return url if source.observed else with_value(url, name, value)
+
+    found = [s for sources in _pool(group, name, value).values() for s in sources]
+    found.sort(key=lambda s: (cost(url_of(s)), not s.observed, rank[s.index]))
+    shares = Counter(path_template(urlsplit(static).path) for static in group.statics)
+    templates = sorted(shares, key=lambda t: (-shares[t], t))
+    picks: list[_Source] = []
+    contexts: set[Context] = set()
+
+    def pick(source: _Source) -> None:
+        picks.append(source)
+        contexts.add(source.context)
+
+    for template in templates:  # one sample per path template, the largest share first
+        for source in found:
+            if len(picks) < size and path_template(source.context[0]) == template:
+                pick(source)
+                break
+    templates_picked = len(picks)
+    for new_path_only in (True, False):  # then new paths, then new companion values
+        for source in found:
+            if len(picks) == size:
+                break
+            paths = {s.context[0] for s in picks}
+            if source.context in contexts or (new_path_only and source.context[0] in paths):
+                continue
+            pick(source)
+    return [(url_of(s), s.context) for s in picks], templates_picked
 
 
 def value_samples(
@@ -121,49 +274,51 @@ def value_samples(
 ) -> list[str]:
     """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
 
-    New paths come first, then new values of the other parameters; within each, the URLs
-    whose sample would cost the fewest new renders (``cost``) come first, then the pattern's
-    seeded order. The rules on contexts do not depend on ``cost``, which only chooses
-    among URLs that bring an equally new context: sharing renders never narrows the
-    evidence.
+    A sample is an observed URL whose only ``name`` is ``value``, or, in a context where
+    no URL carries the value, an observed URL whose only ``name`` is another value, with
+    the value replaced (:func:`with_value`): a value the log rarely spells is tested in
+    the pattern's real contexts. One path template after another comes first, the
+    template with the largest share of the pattern's URLs first (the normalizer applies a
+    default to every URL of the pattern), then new paths, then new values of the other
+    parameters. Within each, the URLs whose sample would cost the fewest new renders
+    (``cost``) come first, then observed URLs before built ones, then the pattern's seeded
+    order. The rules on contexts do not depend on ``cost``, which only chooses among URLs
+    that bring an equally new context: sharing renders never narrows the evidence.
+
+    >>> urls = ("https://s.example/a/1?lang=fr", "https://s.example/a/2?lang=de")
+    >>> sorted(value_samples(PatternGroup("lang", urls, 2), "lang", "en", 2, "seed"))
+    ['https://s.example/a/1?lang=en', 'https://s.example/a/2?lang=en']
     """
-    found = _contexts(group, name, value)
-    order = list(range(len(group.urls)))
-    random.Random(seed).shuffle(order)
-    rank = {index: n for n, index in enumerate(order)}
-    found.sort(key=lambda item: (cost(group.urls[item[0]]), rank[item[0]]))
-    picks: list[int] = []
-    paths: set[str] = set()
-    contexts: set[Context] = set()
-    for new_path_only in (True, False):
-        for index, context in found:
-            if len(picks) == size:
-                break
-            if context in contexts or (new_path_only and context[0] in paths):
-                continue
-            picks.append(index)
-            paths.add(context[0])
-            contexts.add(context)
-    return [group.urls[i] for i in picks]
+    return [url for url, _ in _picks(group, name, value, size, seed, cost)[0]]
 
 
 async def _test_value(
     name: str,
     value: str,
     group: PatternGroup,
-    urls: list[str],
+    samples: list[tuple[str, Context]],
+    templates: int,
     candidate: Callable[[str], str],
     config: LearnerConfig,
     compare: Compare,
 ) -> _Trial:
-    """Test one value on its samples; stop at the first sample that is not "same"."""
+    """Test one value on its samples; stop at the first sample that is not "same".
+
+    Testing also ends once the value is proven: ``min_samples`` samples came out the same,
+    covering the contexts the rules ask for and every path template the samples start with
+    (``templates``); each further sample would cost about two renders.
+    """
     tally = Tally()
-    for url in urls:
+    spread = Spread.of(group, name)
+    for n, (url, context) in enumerate(samples, 1):
         outcome = await compare(url, candidate(url))
-        tally.add(outcome, context_of(group.static_of(url), name))
+        tally.add(outcome, context)
         if outcome.outcome != "same":
             break
-    found = coverage(tally, Spread.of(group, name))
+        proven = tally.tested >= config.min_samples and n >= templates
+        if proven and not coverage_gap(coverage(tally, spread), config.min_contexts):
+            break
+    found = coverage(tally, spread)
     evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
     counts = {"tested": tally.tested, "changed": tally.changed, "failed": tally.failed}
     reason = ""
@@ -218,16 +373,42 @@ def _urls_rendered(samples: Iterable[Mapping[str, Any]]) -> set[str]:
     }
 
 
+FROM_EVIDENCE = True
+"""Whether the values the parameter test points at are candidates (:func:`candidate_values`).
+
+Always on in a run; ``benchmarks/bench_defaults.py`` turns it off to measure what it adds.
+"""
+
+
+async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, Any]]:
+    """The ``candidate_marks`` of the parameter test's outcomes.
+
+    Read back through ``compare``: every one of these samples was judged already, so it
+    answers from the run's checkpoint and renders nothing, and a run resumed from its
+    checkpoint reads the very same marks. Samples a web archive decided rendered nothing.
+    """
+    found: list[Mapping[str, Any]] = []
+    for sample in verdict.extra.get("samples", ()):
+        url, candidate = sample.get("url"), sample.get("candidate")
+        if sample.get("from") == "archive" or not url or not candidate:
+            continue
+        marks = (await compare(url, candidate)).evidence.get("candidate_marks")
+        if isinstance(marks, dict):
+            found.append(marks)
+    return found
+
+
 async def learn_defaults(
     group: PatternGroup, entry: PatternEntry, config: LearnerConfig, compare: Compare, *, seed: str
 ) -> PatternEntry:
     """``entry`` with the default values of its kept parameters learned.
 
-    Each kept parameter's candidate values are tested one at a time, most frequent first,
-    until one becomes a default (a parameter rarely has two values that both mean
-    "nothing"; one not tested stays a kept value). The parameters are tested side by side,
-    and each value's samples are the URLs whose renders exist already where the contexts
-    allow (:func:`value_samples`).
+    Each kept parameter's candidate values (:func:`candidate_values`: those its own test
+    points at, then the most frequent) are tested one at a time, in that order, until one
+    becomes a default (a parameter rarely has two values that both mean "nothing"; one not
+    tested stays a kept value). The parameters are tested side by side, and each value's
+    samples are the URLs whose renders exist already where the contexts allow
+    (:func:`value_samples`).
 
     Args:
         group: the pattern and its URLs.
@@ -247,7 +428,11 @@ async def learn_defaults(
         if name not in kept or cause_of(verdict).gave_up:
             continue
         changing = _changed_values(group, name, verdict)
-        for value in candidate_values(group, name, config):
+        pointed: list[str] = []
+        if FROM_EVIDENCE:
+            marked = marked_values(await _marks(verdict, compare), name)
+            pointed = [*same_values(group, name, verdict), *marked]
+        for value in candidate_values(group, name, config, pointed):
             if value in changing:
                 found[name].append(_Trial(value, None, changing[value]))
             else:
@@ -261,10 +446,10 @@ async def learn_defaults(
         def reduced(url: str) -> str:
             return keep_only(url, kept - {name}, names)
 
-        urls = value_samples(
+        samples, templates = _picks(
             group, name, value, config.samples, seed, lambda u: new_renders(u, reduced(u))
         )
-        return _test_value(name, value, group, urls, reduced, config, compare)
+        return _test_value(name, value, group, samples, templates, reduced, config, compare)
 
     while queues:
         batch = [(name, values.pop(0)) for name, values in queues.items()]

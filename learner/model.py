@@ -44,6 +44,9 @@ class Rendering:
     scripted: bool = True
     """Whether the page can run script: a script element, an inline event handler, a frame
     or a plugin. A page that cannot renders the same from the same bytes, whatever its URL."""
+    marks: tuple[str, ...] = ()
+    """The URLs the page marks as itself (current links, selected options, its canonical
+    link; at most 50): where :mod:`learner.marks` reads the values it calls its own."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -303,12 +303,58 @@ PROBE = r"""async (maxChars) => {
   const scripted = document.querySelector('script, iframe, frame, object, embed') !== null
     || [...document.querySelectorAll('*')].some(
       (e) => e.getAttributeNames().some((n) => n.startsWith('on')));
+  // The URLs the page marks as itself (learner.marks): current or selected links, the
+  // chosen value of a select or radio group, the canonical link and the alternate link of
+  // the page's own language. At most 50, absolute; a form control stands for the URL its
+  // form would submit with that one field.
+  const marks = [];
+  const add = (href) => {
+    try {
+      const url = new URL(href, document.baseURI);
+      url.hash = '';
+      if (marks.length < 50 && !marks.includes(url.href)) marks.push(url.href);
+    } catch (error) { /* not a URL */ }
+  };
+  const marked = (e) => {
+    const current = e.getAttribute('aria-current');
+    return (current !== null && current !== 'false')
+      || e.getAttribute('aria-selected') === 'true'
+      || [...e.classList].some((c) => /^(is-)?(active|current|selected)$/i.test(c));
+  };
+  for (const a of document.querySelectorAll('a[href], area[href]')) {
+    if (marks.length >= 50) break;
+    const li = a.parentElement && a.parentElement.tagName === 'LI' ? a.parentElement : null;
+    if (marked(a) || (li && marked(li))) add(a.getAttribute('href'));
+  }
+  const field = (control, value) => {
+    const form = control.form;
+    if (form && (form.method || 'get').toLowerCase() !== 'get') return;
+    const url = new URL(form ? form.action : location.href);
+    url.search = new URLSearchParams([[control.name, value]]).toString();
+    add(url.href);
+  };
+  for (const select of document.querySelectorAll('select[name]')) {
+    const option = select.selectedOptions[0];
+    if (option && (option.defaultSelected || select.selectedIndex > 0)) field(select, option.value);
+  }
+  for (const radio of document.querySelectorAll('input[type=radio][name]:checked')) {
+    field(radio, radio.value);
+  }
+  const lang = (document.documentElement.lang || '').toLowerCase().split('-')[0];
+  for (const link of document.querySelectorAll('link[href]')) {
+    const rel = (link.getAttribute('rel') || '').toLowerCase().split(/\s+/);
+    const hreflang = (link.getAttribute('hreflang') || '').toLowerCase().split('-')[0];
+    if (rel.includes('canonical') || (rel.includes('alternate') && lang && hreflang === lang)) {
+      add(link.getAttribute('href'));
+    }
+  }
   return {height: height, text: text.slice(0, maxChars), title: document.title,
-          changes: s ? s.changes : -1, scripted: scripted};
+          changes: s ? s.changes : -1, scripted: scripted, marks: marks};
 }"""
 """One cheap capture: size, visible text (capped in the page), title, the count of DOM
 changes that count as loading so far (to tell whether the page moved during a screenshot),
-and whether the page can run script (a script, an inline handler, a frame or a plugin)."""
+whether the page can run script (a script, an inline handler, a frame or a plugin), and the
+URLs the page marks as itself (at most 50; :mod:`learner.marks` reads them)."""
 
 MEASURE = r"""async () => {
   await document.fonts.ready;

@@ -21,6 +21,7 @@ from learner.config import LearnerConfig
 from learner.decision import Cause, Decision, Shot, decide
 from learner.errors import RenderCause, RenderError
 from learner.fingerprint import fingerprint
+from learner.marks import page_marks
 from learner.model import PairOutcome, Rendering
 from learner.politeness import (
     HostLimiter,
@@ -283,6 +284,11 @@ class SampleRunner:
             evidence["original_path"] = urlsplit(ref.url).path
             evidence["original_settled"] = ref.settled
         cand = candidates[0] if candidates else None
+        if cand is not None and cand.rendering is not None and cand.rendering.marks:
+            marks = page_marks(cand.rendering.url, cand.rendering.marks)
+            if marks:
+                # What the page without the parameter calls its own values (learner.defaults).
+                evidence["candidate_marks"] = marks
         if first is None or first.rendering is None or cand is None or cand.rendering is None:
             return evidence
         ref, other = first.rendering, cand.rendering

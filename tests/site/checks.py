@@ -7,7 +7,7 @@ from pathlib import Path
 
 from samepage import LearnedSet, MIQPSNormalizer
 
-__all__ = ["assert_merges_only_same_pages", "verdicts"]
+__all__ = ["assert_merges_only_same_pages", "learned_defaults", "verdicts"]
 
 
 def verdicts(learned: LearnedSet) -> dict[str, dict[str, dict[str, str]]]:
@@ -18,6 +18,15 @@ def verdicts(learned: LearnedSet) -> dict[str, dict[str, dict[str, str]]]:
             for p, entry in domain.patterns.items()
         }
         for host, domain in learned.domains.items()
+    }
+
+
+def learned_defaults(learned: LearnedSet, host: str) -> dict[str, dict[str, frozenset[str]]]:
+    """pattern -> parameter -> its learned default values, for the patterns that have any."""
+    return {
+        key: {name: frozenset(v.defaults) for name, v in entry.params.items() if v.defaults}
+        for key, entry in learned.domains[host].patterns.items()
+        if any(v.defaults for v in entry.params.values())
     }
 
 
