@@ -324,7 +324,7 @@ def _another_default(
     return False
 
 
-def _verdict_rule(
+def _default_decision(
     where: str,
     name: str,
     recorded: ParamVerdict,
@@ -332,36 +332,33 @@ def _verdict_rule(
     scope: TemplateScope | None,
     piece: str,
     pairs: list[Pair],
-    evidence: str = "",
-) -> tuple[bool, Rule]:
-    """Keep or drop ``name`` by ``recorded``, its learned defaults included.
+    evidence: str,
+) -> tuple[bool, Rule] | None:
+    """The decision a learned default of ``name`` makes on this URL, if any.
 
-    ``where`` is the rule id's prefix; ``evidence`` is added to the rule's detail.
+    ``where`` is the rule id's ``HOST:LABEL`` part; ``evidence`` is added to the detail.
     """
-    if recorded.defaults:
-        value = value_of(piece)
-        default = recorded.defaults.get(value)
-        # The learner tested each default alone, where the parameter appears once, and
-        # several together only for the names of the pattern's joint_defaults.
-        if default is not None and _another_default(found, scope, name, pairs):
-            return True, Rule(
-                f"{where}:{name}:default-with-another",
-                "learned",
-                "a learned default, kept: another parameter of the URL has its default "
-                f"too, and the two were not proven droppable together{evidence}",
-            )
-        if default is not None and _count_name(pairs, name) == 1:
-            return False, Rule(
-                f"{where}:{name}:default={value}",
-                "learned",
-                f"a learned default: the page with {name}={value} and without {name} "
-                f"were the same on {default.tested} sample(s){evidence}",
-            )
-    detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
-    if recorded.reason:
-        detail += f"; {recorded.reason}"
-    rule = Rule(f"{where}:{name}:{recorded.verdict}", "learned", detail + evidence)
-    return not recorded.neutral, rule
+    value = value_of(piece)
+    default = recorded.defaults.get(value)
+    if default is None:
+        return None
+    # The learner tested each default alone, where the parameter appears once, and
+    # several together only for the names of the pattern's joint_defaults.
+    if _another_default(found, scope, name, pairs):
+        return True, Rule(
+            f"learned:{where}:{name}:default-with-another",
+            "learned",
+            "a learned default, kept: another parameter of the URL has its default "
+            f"too, and the two were not proven droppable together{evidence}",
+        )
+    if _count_name(pairs, name) == 1:
+        return False, Rule(
+            f"learned:{where}:{name}:default={value}",
+            "learned",
+            f"a learned default: the page with {name}={value} and without {name} "
+            f"were the same on {default.tested} sample(s){evidence}",
+        )
+    return None
 
 
 def _shared_evidence(recorded: ParamVerdict) -> str:
@@ -394,42 +391,49 @@ def _learned_decision(
         verdict = "content" if kept else "not-content"
         return kept, Rule(f"learned:{key}:{verdict}:{name}", "learned", "learned set (simple form)")
     found = entry.patterns.get(pattern) if pattern is not None else None
+    scope: TemplateScope | None = None
+    recorded: ParamVerdict | None = None
+    evidence = ""
+    label = pattern
     if found is not None:
-        scope = found.templates.get(template) if template is not None and found.templates else None
-        recorded = scope.params.get(name) if scope is not None else None
-        if recorded is not None:
-            return _verdict_rule(
-                f"learned:{key}:{pattern}@{template}", name, recorded, found, scope, piece, pairs
-            )
-        recorded = found.params.get(name)
+        if template is not None and found.templates:
+            scope = found.templates.get(template)
+            recorded = scope.params.get(name) if scope is not None else None
+            if recorded is not None:
+                label = f"{pattern}@{template}"
         if recorded is None:
-            return True, Rule(
-                f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
-            )
-        return _verdict_rule(f"learned:{key}:{pattern}", name, recorded, found, scope, piece, pairs)
-    shared = policy.shared
-    if shared is not None and template is not None:
-        scope = shared.get(template)
+            recorded = found.params.get(name)
+            if recorded is None:
+                return True, Rule(
+                    f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
+                )
+    elif policy.shared is not None and template is not None:
+        scope = policy.shared.get(template)
         recorded = scope.params.get(name) if scope is not None else None
+        label = f"*@{template}"
         if recorded is not None:
-            return _verdict_rule(
-                f"learned:{key}:*@{template}",
-                name,
-                recorded,
-                None,
-                scope,
-                piece,
-                pairs,
-                _shared_evidence(recorded),
+            evidence = _shared_evidence(recorded)
+    if recorded is None:
+        fallback = policy.fallback
+        if fallback is not None and name in fallback:
+            neutral = fallback[name]
+            kind = "neutral-everywhere" if neutral else "non-neutral-somewhere"
+            return not neutral, Rule(
+                f"learned:{key}:*:{name}:{kind}", "learned", "domain-level fallback"
             )
-    fallback = policy.fallback
-    if fallback is not None and name in fallback:
-        neutral = fallback[name]
-        label = "neutral-everywhere" if neutral else "non-neutral-somewhere"
-        return not neutral, Rule(
-            f"learned:{key}:*:{name}:{label}", "learned", "domain-level fallback"
-        )
-    return None
+        return None
+    if recorded.defaults:
+        where = f"{key}:{label}"
+        decided = _default_decision(where, name, recorded, found, scope, piece, pairs, evidence)
+        if decided is not None:
+            return decided
+    detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
+    if recorded.reason:
+        detail += f"; {recorded.reason}"
+    if evidence:
+        detail += evidence
+    rule = Rule(f"learned:{key}:{label}:{name}:{recorded.verdict}", "learned", detail)
+    return not recorded.neutral, rule
 
 
 def _as_matcher(
@@ -729,10 +733,10 @@ class MIQPSNormalizer:
             pattern = join_pattern(name for name, _ in kept)
             if policy.scoped:
                 template = path_template(path)
-        dynamic = policy.dynamic
-        dropped = [
-            pair for pair in open_pairs if not dynamic(pair[0], pair[1], pattern, kept, template)[0]
-        ]
+        dropped = []
+        for pair in open_pairs:  # a plain loop: a comprehension would be a closure here
+            if not policy.dynamic(pair[0], pair[1], pattern, kept, template)[0]:
+                dropped.append(pair)
         if dropped:
             gone = {id(pair) for pair in dropped}
             reduced = [pair for pair in kept if id(pair) not in gone]

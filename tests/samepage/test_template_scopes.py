@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from samepage import (
     LearnedFormatError,
@@ -18,6 +21,7 @@ from samepage import (
     path_template,
 )
 from samepage.learned import dumps_learned
+from samepage.normalizer import Fallback
 from tests.plugins.engines import engine
 
 HOST = "t.example"
@@ -160,8 +164,9 @@ def test_a_file_without_shared_behaves_as_before_under_every_fallback() -> None:
     doc = copy.deepcopy(DOC)
     del doc["domains"][HOST]["shared"]
     url = _url("/t/items/42?sort=x&color=red")
-    for fallback in ("shared", "keep", "domain"):
-        norm = MIQPSNormalizer(learned=doc, learned_fallback=fallback)  # type: ignore[arg-type]
+    fallbacks: tuple[Fallback, ...] = ("shared", "keep", "domain")
+    for fallback in fallbacks:
+        norm = MIQPSNormalizer(learned=doc, learned_fallback=fallback)
         assert norm.normalize(url) == _url("/t/items/42?color=red&sort=x"), fallback
 
 
@@ -386,3 +391,37 @@ def test_arrow_and_duckdb_give_normalizes_keys(norm: MIQPSNormalizer) -> None:
     con.register("crawl", pa.table({"row": list(range(len(urls))), "url": urls}))
     rows = con.sql("SELECT samepage_key(url) FROM crawl ORDER BY row").fetchall()
     assert [key for (key,) in rows] == wanted
+
+
+def _reference_template(path: str) -> str:
+    """The rule of docs/learned-format.md, segment by segment, without shortcuts."""
+    out = []
+    for segment in path.split("/"):
+        stem, dot, ext = segment.rpartition(".")
+        if not (dot and stem and 1 <= len(ext) <= 5 and ext.isascii() and ext.isalpha()):
+            stem, ext = segment, ""
+        else:
+            ext = "." + ext
+        words = [w for w in re.split(r"[-_+]", stem) if w]
+        if not segment or stem in ("{id}", "{slug}"):
+            out.append(segment)
+        elif re.search(r"\d", stem):
+            out.append("{id}" + ext)
+        elif len(segment) > 40 or len(words) >= 3:
+            out.append("{slug}" + ext)
+        else:
+            out.append(segment)
+    return "/".join(out)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet="ab-_+.9{}id", max_size=12) | st.sampled_from(["x" * 41, "{id}.html"]),
+        max_size=5,
+    )
+)
+def test_path_template_follows_the_documented_rule(segments: list[str]) -> None:
+    path = "/" + "/".join(segments)
+    assert path_template(path) == _reference_template(path)
+    assert path_template(path_template(path)) == path_template(path)
