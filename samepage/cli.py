@@ -64,10 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--learned", metavar="PATH", help="learned-set JSON file to apply")
     group.add_argument(
         "--learned-fallback",
-        choices=("keep", "domain"),
-        default="keep",
-        help="for learned hosts, patterns missing from the file: keep all (default) or use "
-        "the domain-level verdicts",
+        choices=("shared", "keep", "domain"),
+        default="shared",
+        help="for learned hosts, patterns missing from the file: the file's shared evidence "
+        "per path template, else keep (shared, the default); keep all (keep); or the shared "
+        "evidence, then the domain-level verdicts (domain)",
     )
     tables = argparse.ArgumentParser(add_help=False)
     group = tables.add_argument_group(

@@ -189,65 +189,93 @@ class PatternConflict:
     default), which leaves a URL of ``into``; that pattern's verdicts would then drop
     ``names`` (``name`` or ``name=value``) that ``pattern`` keeps. The normalizer keeps,
     on each such URL, what the first pattern dropped, so every key normalises to itself.
+    ``template``, when set, says the conflict holds on URLs of that path template, where
+    a template scope of one of the two patterns decides; without it, on URLs of the
+    templates neither pattern has a scope for.
     """
 
     domain: str
     pattern: str
     into: str
     names: tuple[str, ...]
+    template: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """This conflict as JSON."""
-        return {
+        out: dict[str, Any] = {
             "domain": self.domain,
             "pattern": self.pattern,
             "into": self.into,
             "names": list(self.names),
         }
+        if self.template is not None:
+            out["template"] = self.template
+        return out
 
 
-def _drops_more(kept_by: PatternEntry, name: str, then: ParamVerdict) -> list[str]:
-    """What ``then`` drops of ``name`` that the pattern ``kept_by`` keeps."""
-    before = kept_by.params.get(name)
+def _verdicts_at(pattern: PatternEntry, template: str | None) -> Mapping[str, ParamVerdict]:
+    """The verdicts of ``pattern`` on URLs of ``template``: its scope's over its own."""
+    scope = pattern.templates.get(template) if template is not None else None
+    if scope is None:
+        return pattern.params
+    return {**pattern.params, **scope.params}
+
+
+def _drops_more(kept_by: Mapping[str, ParamVerdict], name: str, then: ParamVerdict) -> list[str]:
+    """What ``then`` drops of ``name`` that the verdicts ``kept_by`` keep."""
+    before = kept_by.get(name)
     if then.neutral:
         return [name]
     known = before.defaults if before is not None else {}
     return [f"{name}={value}" for value in sorted(then.defaults) if value not in known]
 
 
+def _turns_into(params: Mapping[str, ParamVerdict], names: list[str]) -> list[list[str]]:
+    """The names a URL of ``names`` may be left with under ``params``.
+
+    Less its neutral names, or less those and one name with learned defaults.
+    """
+    kept = [n for n in names if n not in params or not params[n].neutral]
+    firsts = [] if len(kept) == len(names) else [kept]
+    firsts += [
+        [n for n in kept if n != name] for name in kept if name in params and params[name].defaults
+    ]
+    return firsts
+
+
 def pattern_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
     """The conflicts between the patterns of one host, as :class:`PatternConflict` lists them.
 
     A pattern turns into the pattern of its non-neutral names, or into that pattern less
-    one parameter with learned defaults; both are checked here. The normalizer's own check
-    runs per URL and catches every case, the ambiguous layer and the domain fallback too.
+    one parameter with learned defaults; both are checked here, on the templates without a
+    scope and on each template that either pattern has a scope for. The normalizer's own
+    check runs per URL and catches every case, the ambiguous layer, the shared evidence
+    and the domain fallback too.
     """
+    templates = sorted({t for pattern in entry.patterns.values() for t in pattern.templates})
     found: list[PatternConflict] = []
     for key, pattern in sorted(entry.patterns.items()):
         names = pattern_names(key)
-        kept = [n for n in names if n not in pattern.params or not pattern.params[n].neutral]
-        if len(kept) == len(names):
-            firsts: list[list[str]] = []
-        else:
-            firsts = [kept]
-        firsts += [
-            [n for n in kept if n != name]
-            for name in kept
-            if name in pattern.params and pattern.params[name].defaults
-        ]
-        for left in firsts:
-            into = "&".join(left)
-            then = entry.patterns.get(into)
-            if then is None:
-                continue
-            lost = [
-                item
-                for name in left
-                if name in then.params
-                for item in _drops_more(pattern, name, then.params[name])
-            ]
-            if lost:
-                found.append(PatternConflict(domain, key, into, tuple(lost)))
+        for template in (None, *templates):
+            params = _verdicts_at(pattern, template)
+            for left in _turns_into(params, names):
+                into = "&".join(left)
+                then = entry.patterns.get(into)
+                if then is None or (
+                    template is not None
+                    and template not in pattern.templates
+                    and template not in then.templates
+                ):
+                    continue
+                verdicts = _verdicts_at(then, template)
+                lost = [
+                    item
+                    for name in left
+                    if name in verdicts
+                    for item in _drops_more(params, name, verdicts[name])
+                ]
+                if lost:
+                    found.append(PatternConflict(domain, key, into, tuple(lost), template))
     return found
 
 
@@ -265,12 +293,15 @@ class DomainEntry:
     def fallback(self) -> dict[str, bool]:
         """Per parameter name, whether it is neutral in EVERY pattern that contains it.
 
-        Used only by the opt-in domain-level fallback for patterns the file does not know.
+        The template scopes of a pattern count as well. Used only by the opt-in
+        domain-level fallback for patterns the file does not know.
         """
         neutral: dict[str, bool] = {}
         for entry in self.patterns.values():
-            for name, verdict in entry.params.items():
-                neutral[name] = neutral.get(name, True) and verdict.neutral
+            scoped = [scope.params for scope in entry.templates.values()]
+            for params in (entry.params, *scoped):
+                for name, verdict in params.items():
+                    neutral[name] = neutral.get(name, True) and verdict.neutral
         return neutral
 
     def to_json(self) -> dict[str, Any]:
@@ -616,9 +647,7 @@ class _Reader:
         extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared")}
         return DomainEntry(parsed, extra=extra, shared=shared)
 
-    def scopes(
-        self, value: Any, names: list[str] | None, where: str
-    ) -> dict[str, TemplateScope]:
+    def scopes(self, value: Any, names: list[str] | None, where: str) -> dict[str, TemplateScope]:
         """Template scopes; ``names``, if given, are the only parameters they may name."""
         parsed = {}
         for template, scope in self.mapping(value, where).items():
@@ -631,9 +660,19 @@ class _Reader:
                 )
             fields = self.mapping(scope, at)
             params = self.mapping(fields.get("params"), f"{at}.params")
-            unknown = sorted(set(params) - set(names)) if names is not None else []
-            if unknown:
-                raise self.fail(f"{at}.params", f"parameter {unknown[0]!r} is not in the pattern")
+            if names is not None:
+                unknown = sorted(set(params) - set(names))
+                if unknown:
+                    raise self.fail(
+                        f"{at}.params", f"parameter {unknown[0]!r} is not in the pattern"
+                    )
+            else:
+                bad = sorted(n for n in params if not n or any(c in n for c in "&=#"))
+                if bad:
+                    raise self.fail(
+                        f"{at}.params",
+                        f"{bad[0]!r} is not a parameter name (non-empty, without '&', '=', '#')",
+                    )
             verdicts = {n: self.verdict(v, f"{at}.params[{n!r}]") for n, v in params.items()}
             extra = {k: v for k, v in fields.items() if k not in ("urls", "params")}
             urls = self.count(fields.get("urls", 0), f"{at}.urls")

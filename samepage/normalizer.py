@@ -23,8 +23,17 @@ from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
-from samepage.learned import DomainEntry, LearnedSet, LearnedSource, PatternEntry, load_learned
+from samepage.learned import (
+    DomainEntry,
+    LearnedSet,
+    LearnedSource,
+    ParamVerdict,
+    PatternEntry,
+    TemplateScope,
+    load_learned,
+)
 from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule, RuleSet, default_rules
+from samepage.templates import path_template
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +58,8 @@ _POLICY_CACHE_LIMIT = 50_000
 _MAX_REWRITES = 32
 _NAME_CACHE_LIMIT = 2_000
 
-Fallback = Literal["keep", "domain"]
+Fallback = Literal["shared", "keep", "domain"]
+_FALLBACKS = ("shared", "keep", "domain")
 Errors = Literal["none", "raise"]
 
 
@@ -118,6 +128,8 @@ class _HostPolicy:
         "names",
         "prefix_keys",
         "prefixes",
+        "scoped",
+        "shared",
     )
 
     def __init__(
@@ -141,6 +153,16 @@ class _HostPolicy:
             self.learned.fallback()
             if self.learned is not None and norm.learned_fallback == "domain"
             else None
+        )
+        self.shared: Mapping[str, TemplateScope] | None = (
+            self.learned.shared
+            if self.learned is not None and self.learned.shared and norm.learned_fallback != "keep"
+            else None
+        )
+        # Whether a decision may depend on the URL's path template: only then is it computed.
+        self.scoped = self.shared is not None or (
+            self.learned is not None
+            and any(pattern.templates for pattern in self.learned.patterns.values())
         )
         self.ambiguous: dict[str, AmbiguousRule] = {
             name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
@@ -173,17 +195,15 @@ class _HostPolicy:
         return decided
 
     def dynamic(
-        self, name: str, piece: str, pattern: str | None, pairs: list[Pair]
+        self, name: str, piece: str, pattern: str | None, pairs: list[Pair], template: str | None
     ) -> tuple[bool, Rule]:
         """Learned, ambiguous and default layers for a name the static rules left open.
 
-        ``pairs`` are the URL's other parameters, for rules that need a partner name.
+        ``pairs`` are the URL's other parameters, for rules that need a partner name;
+        ``template`` is the URL's path template when the host is :attr:`scoped`, else None.
         """
-        learned = self.learned
-        if learned is not None:
-            decided = _learned_decision(
-                self.learned_key or "", learned, self.fallback, name, pattern, piece, pairs
-            )
+        if self.learned is not None:
+            decided = _learned_decision(self, name, pattern, piece, pairs, template)
             if decided is not None:
                 return decided
         ambiguous = self.by_name.get(name, _UNSEEN)
@@ -197,16 +217,20 @@ class _HostPolicy:
             return False, ambiguous.rule
         return True, _DEFAULT
 
-    def drops_again(self, reduced: list[Pair], left: list[Pair]) -> list[str]:
+    def drops_again(self, reduced: list[Pair], left: list[Pair], template: str | None) -> list[str]:
         """The names a second pass over ``reduced`` would drop (``left``: its open pairs).
 
         Dropping parameters changes the pattern key, and the learned verdicts of the new
         pattern may drop more: a key that normalises to another key. The normalizer then
         keeps what the first pass dropped (the conflict resolves toward keeping), so every
-        key normalises to itself.
+        key normalises to itself. The path, and so ``template``, is the same on both passes.
         """
         pattern = join_pattern(name for name, _ in reduced)
-        return [name for name, piece in left if not self.dynamic(name, piece, pattern, reduced)[0]]
+        return [
+            name
+            for name, piece in left
+            if not self.dynamic(name, piece, pattern, reduced, template)[0]
+        ]
 
     def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
         lower = name.lower()
@@ -224,6 +248,7 @@ def _keep_on_conflict(
     statics: list[tuple[int, Rule | None]],
     decided: list[tuple[bool, Rule]],
     pattern: str,
+    template: str | None,
 ) -> list[tuple[bool, Rule]]:
     """``decided``, with the dynamic drops kept when a second pass would drop more."""
     opened = [code == _OPEN for code, _ in statics]
@@ -240,7 +265,7 @@ def _keep_on_conflict(
         for pair, is_open, gone in zip(pairs, opened, dropped, strict=True)
         if is_open and not gone
     ]
-    again = policy.drops_again(reduced, left)
+    again = policy.drops_again(reduced, left, template)
     if not again:
         return decided
     after = join_pattern(name for name, _ in reduced)
@@ -250,8 +275,9 @@ def _keep_on_conflict(
         "between two patterns resolves toward keeping"
     )
     key = policy.learned_key or "*"
+    where = pattern if template is None else f"{pattern}@{template}"
     return [
-        (True, Rule(f"learned:{key}:{pattern}:{name}:conflict", "learned", why)) if gone else d
+        (True, Rule(f"learned:{key}:{where}:{name}:conflict", "learned", why)) if gone else d
         for (name, _), gone, d in zip(pairs, dropped, decided, strict=True)
     ]
 
@@ -270,73 +296,144 @@ def _count_name(pairs: list[Pair], name: str) -> int:
     return count
 
 
-def _another_default(found: PatternEntry, name: str, pairs: list[Pair]) -> bool:
+def _recorded(
+    found: PatternEntry | None, scope: TemplateScope | None, name: str
+) -> ParamVerdict | None:
+    """The verdict that holds for ``name``: the template scope's, else the pattern's."""
+    recorded = scope.params.get(name) if scope is not None else None
+    if recorded is None and found is not None:
+        recorded = found.params.get(name)
+    return recorded
+
+
+def _another_default(
+    found: PatternEntry | None, scope: TemplateScope | None, name: str, pairs: list[Pair]
+) -> bool:
     """Whether another parameter carries a learned default not proven droppable with ``name``'s.
 
     Defaults are proven one at a time; several leave one URL together only where the
-    pattern's ``joint_defaults`` names every parameter involved.
+    pattern's ``joint_defaults`` names every parameter involved (shared evidence has none).
     """
-    joint = found.joint_defaults
+    joint = found.joint_defaults if found is not None else None
     together = joint.names if joint is not None and name in joint.names else frozenset()
     for other, piece in pairs:
         if other != name and other not in together:
-            recorded = found.params.get(other)
+            recorded = _recorded(found, scope, other)
             if recorded is not None and value_of(piece) in recorded.defaults:
                 return True
     return False
 
 
+def _default_decision(
+    where: str,
+    name: str,
+    recorded: ParamVerdict,
+    found: PatternEntry | None,
+    scope: TemplateScope | None,
+    piece: str,
+    pairs: list[Pair],
+    evidence: str,
+) -> tuple[bool, Rule] | None:
+    """The decision a learned default of ``name`` makes on this URL, if any.
+
+    ``where`` is the rule id's ``HOST:LABEL`` part; ``evidence`` is added to the detail.
+    """
+    value = value_of(piece)
+    default = recorded.defaults.get(value)
+    if default is None:
+        return None
+    # The learner tested each default alone, where the parameter appears once, and
+    # several together only for the names of the pattern's joint_defaults.
+    if _another_default(found, scope, name, pairs):
+        return True, Rule(
+            f"learned:{where}:{name}:default-with-another",
+            "learned",
+            "a learned default, kept: another parameter of the URL has its default "
+            f"too, and the two were not proven droppable together{evidence}",
+        )
+    if _count_name(pairs, name) == 1:
+        return False, Rule(
+            f"learned:{where}:{name}:default={value}",
+            "learned",
+            f"a learned default: the page with {name}={value} and without {name} "
+            f"were the same on {default.tested} sample(s){evidence}",
+        )
+    return None
+
+
+def _shared_evidence(recorded: ParamVerdict) -> str:
+    """The detail's note of the patterns a shared verdict rests on."""
+    patterns = recorded.extra.get("patterns")
+    if isinstance(patterns, list) and all(isinstance(p, str) for p in patterns):
+        named = ", ".join(repr(p) for p in patterns)
+        return f"; shared evidence of {len(patterns)} pattern(s): {named}"
+    return "; shared evidence of the host's patterns"
+
+
 def _learned_decision(
-    key: str,
-    entry: DomainEntry,
-    fallback: Mapping[str, bool] | None,
+    policy: _HostPolicy,
     name: str,
     pattern: str | None,
     piece: str,
     pairs: list[Pair],
+    template: str | None,
 ) -> tuple[bool, Rule] | None:
+    """The learned layer's decision, or None when it has none.
+
+    The pattern's verdicts (its template scope's first), else the shared evidence of the
+    URL's template, else the domain fallback.
+    """
+    entry = policy.learned
+    assert entry is not None
+    key = policy.learned_key or ""
     if entry.content is not None:
         kept = name in entry.content
         verdict = "content" if kept else "not-content"
         return kept, Rule(f"learned:{key}:{verdict}:{name}", "learned", "learned set (simple form)")
     found = entry.patterns.get(pattern) if pattern is not None else None
+    scope: TemplateScope | None = None
+    recorded: ParamVerdict | None = None
+    evidence = ""
+    label = pattern
     if found is not None:
-        recorded = found.params.get(name)
+        if template is not None and found.templates:
+            scope = found.templates.get(template)
+            recorded = scope.params.get(name) if scope is not None else None
+            if recorded is not None:
+                label = f"{pattern}@{template}"
         if recorded is None:
-            return True, Rule(
-                f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
-            )
-        if recorded.defaults:
-            default = recorded.defaults.get(value_of(piece))
-            # The learner tested each default alone, where the parameter appears once, and
-            # several together only for the names of the pattern's joint_defaults.
-            if default is not None and _another_default(found, name, pairs):
+            recorded = found.params.get(name)
+            if recorded is None:
                 return True, Rule(
-                    f"learned:{key}:{pattern}:{name}:default-with-another",
-                    "learned",
-                    "a learned default, kept: another parameter of the URL has its default "
-                    "too, and the two were not proven droppable together",
+                    f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
                 )
-            if default is not None and _count_name(pairs, name) == 1:
-                value = value_of(piece)
-                return False, Rule(
-                    f"learned:{key}:{pattern}:{name}:default={value}",
-                    "learned",
-                    f"a learned default: the page with {name}={value} and without {name} "
-                    f"were the same on {default.tested} sample(s)",
-                )
-        detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
-        if recorded.reason:
-            detail += f"; {recorded.reason}"
-        rule = Rule(f"learned:{key}:{pattern}:{name}:{recorded.verdict}", "learned", detail)
-        return not recorded.neutral, rule
-    if fallback is not None and name in fallback:
-        neutral = fallback[name]
-        label = "neutral-everywhere" if neutral else "non-neutral-somewhere"
-        return not neutral, Rule(
-            f"learned:{key}:*:{name}:{label}", "learned", "domain-level fallback"
-        )
-    return None
+    elif policy.shared is not None and template is not None:
+        scope = policy.shared.get(template)
+        recorded = scope.params.get(name) if scope is not None else None
+        label = f"*@{template}"
+        if recorded is not None:
+            evidence = _shared_evidence(recorded)
+    if recorded is None:
+        fallback = policy.fallback
+        if fallback is not None and name in fallback:
+            neutral = fallback[name]
+            kind = "neutral-everywhere" if neutral else "non-neutral-somewhere"
+            return not neutral, Rule(
+                f"learned:{key}:*:{name}:{kind}", "learned", "domain-level fallback"
+            )
+        return None
+    if recorded.defaults:
+        where = f"{key}:{label}"
+        decided = _default_decision(where, name, recorded, found, scope, piece, pairs, evidence)
+        if decided is not None:
+            return decided
+    detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
+    if recorded.reason:
+        detail += f"; {recorded.reason}"
+    if evidence:
+        detail += evidence
+    rule = Rule(f"learned:{key}:{label}:{name}:{recorded.verdict}", "learned", detail)
+    return not recorded.neutral, rule
 
 
 def _as_matcher(
@@ -364,9 +461,11 @@ class MIQPSNormalizer:
             an id no rule has is an error naming the closest known one).
         unwrap_redirects: replace a redirect wrapper (``google.com/url?q=TARGET``) by its
             target before normalising (default ``True``).
-        learned_fallback: for a learned host whose file lacks the URL's pattern, ``"keep"``
-            (default: keep every parameter) or ``"domain"`` (drop a parameter only if it is
-            neutral in every learned pattern of that host that contains it).
+        learned_fallback: for a learned host whose file lacks the URL's pattern,
+            ``"shared"`` (default: the host's shared evidence for the URL's path template
+            decides the parameters it names, and keeps the others), ``"keep"`` (keep every
+            parameter) or ``"domain"`` (the shared evidence first; then drop a parameter
+            only if it is neutral in every learned pattern of that host that contains it).
         rules: a complete replacement for the built-in rule set.
 
     >>> norm = MIQPSNormalizer(extra_blocklist=frozenset({"sessionid"}))
@@ -397,13 +496,13 @@ class MIQPSNormalizer:
         extra_allowlist: Iterable[str] | Mapping[str, Iterable[str]] = frozenset(),
         learned: LearnedSource | None = None,
         disable_rules: Iterable[str] = frozenset(),
-        learned_fallback: Fallback = "keep",
+        learned_fallback: Fallback = "shared",
         rules: RuleSet | None = None,
         unwrap_redirects: bool = True,
     ) -> None:
-        if learned_fallback not in ("keep", "domain"):
+        if learned_fallback not in _FALLBACKS:
             raise ValueError(
-                f"learned_fallback must be 'keep' or 'domain', not {learned_fallback!r}"
+                f"learned_fallback must be 'shared', 'keep' or 'domain', not {learned_fallback!r}"
             )
         base = rules if rules is not None else default_rules()
         set_ = object.__setattr__
@@ -509,7 +608,7 @@ class MIQPSNormalizer:
             parts = self._rewrite(parts, None)
         query = parts[5]
         if query:
-            query = self._filter(parts[2], parts[3], query)
+            query = self._filter(parts[2], parts[3], parts[4], query)
         return _join(parts, query)
 
     def _host_rewrites(self, host: str) -> HostRewrites:
@@ -604,7 +703,7 @@ class MIQPSNormalizer:
                 append(None)
         return keys
 
-    def _filter(self, host: str, port: str, query: str) -> str:
+    def _filter(self, host: str, port: str, path: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
@@ -629,15 +728,20 @@ class MIQPSNormalizer:
                 kept.append(pair)
         if open_pairs is None or (policy.learned is None and not policy.ambiguous):
             return serialize(kept)
-        pattern = join_pattern(name for name, _ in kept) if policy.learned is not None else None
-        dropped = [
-            pair for pair in open_pairs if not policy.dynamic(pair[0], pair[1], pattern, kept)[0]
-        ]
+        pattern = template = None
+        if policy.learned is not None:
+            pattern = join_pattern(name for name, _ in kept)
+            if policy.scoped:
+                template = path_template(path)
+        dropped = []
+        for pair in open_pairs:  # a plain loop: a comprehension would be a closure here
+            if not policy.dynamic(pair[0], pair[1], pattern, kept, template)[0]:
+                dropped.append(pair)
         if dropped:
             gone = {id(pair) for pair in dropped}
             reduced = [pair for pair in kept if id(pair) not in gone]
             left = [pair for pair in open_pairs if id(pair) not in gone]
-            if policy.learned is None or not policy.drops_again(reduced, left):
+            if policy.learned is None or not policy.drops_again(reduced, left, template):
                 kept = reduced
         return serialize(kept)
 
@@ -659,15 +763,16 @@ class MIQPSNormalizer:
         statics = [policy.static(name) for name, _ in pairs]
         live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
         pattern = join_pattern(name for name, _ in live)
+        template = path_template(parts[4]) if policy.scoped else None
         decided: list[tuple[bool, Rule]] = []
         for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
             if code == _OPEN:
-                decided.append(policy.dynamic(name, piece, pattern, live))
+                decided.append(policy.dynamic(name, piece, pattern, live, template))
             else:
                 assert rule is not None
                 decided.append((code == _KEEP, rule))
         if policy.learned is not None:
-            decided = _keep_on_conflict(policy, pairs, statics, decided, pattern)
+            decided = _keep_on_conflict(policy, pairs, statics, decided, pattern, template)
         decisions = [
             ParamDecision(name, value_of(piece), kept, rule.layer, rule.id, rule.source)
             for (name, piece), (kept, rule) in zip(pairs, decided, strict=True)

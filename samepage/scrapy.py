@@ -9,9 +9,9 @@ hashes the method, the samepage key of the URL and the body, so ``?id=1&utm_sour
     SAMEPAGE_LEARNED = "data/learned.json"  # optional: a learned set
 
 Settings, each the :class:`~samepage.MIQPSNormalizer` option of the same name (and default):
-``SAMEPAGE_LEARNED`` (a path), ``SAMEPAGE_LEARNED_FALLBACK`` (``"keep"`` or ``"domain"``),
-``SAMEPAGE_EXTRA_BLOCKLIST`` and ``SAMEPAGE_EXTRA_ALLOWLIST`` (lists of names; the allowlist
-may be a dict of host suffix to names), ``SAMEPAGE_DISABLE_RULES`` (rule ids) and
+``SAMEPAGE_LEARNED`` (a path), ``SAMEPAGE_LEARNED_FALLBACK`` (``"shared"``, ``"keep"`` or
+``"domain"``), ``SAMEPAGE_EXTRA_BLOCKLIST`` and ``SAMEPAGE_EXTRA_ALLOWLIST`` (lists of names;
+the allowlist may be a dict of host suffix to names), ``SAMEPAGE_DISABLE_RULES`` (rule ids) and
 ``SAMEPAGE_UNWRAP_REDIRECTS`` (bool).
 
 Two requests keep their own URL in the fingerprint: one with ``verbatim_url`` in its meta
@@ -58,7 +58,7 @@ def normalizer_from_settings(settings: BaseSettings) -> MIQPSNormalizer:
     learned = settings.get("SAMEPAGE_LEARNED")
     return MIQPSNormalizer(
         learned=str(learned) if learned else None,
-        learned_fallback=settings.get("SAMEPAGE_LEARNED_FALLBACK", "keep"),
+        learned_fallback=settings.get("SAMEPAGE_LEARNED_FALLBACK", "shared"),
         extra_blocklist=_names(settings, "SAMEPAGE_EXTRA_BLOCKLIST"),
         extra_allowlist=allow,
         disable_rules=_names(settings, "SAMEPAGE_DISABLE_RULES"),

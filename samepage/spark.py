@@ -206,7 +206,13 @@ def _parser() -> argparse.ArgumentParser:
     job.add_argument("output", metavar="OUTPUT", help="output folder")
     job.add_argument("--column", default="url", help="the column of URLs (default: %(default)s)")
     job.add_argument("--learned", metavar="PATH", help="learned-set JSON file (read here)")
-    job.add_argument("--learned-fallback", choices=("keep", "domain"), default="keep")
+    job.add_argument(
+        "--learned-fallback",
+        choices=("shared", "keep", "domain"),
+        default="shared",
+        help="for learned hosts, patterns missing from the file (default: %(default)s; "
+        "see samepage --help)",
+    )
     job.add_argument(
         "--input-format",
         choices=("parquet", "csv", "json"),

@@ -30,12 +30,14 @@ PLACEHOLDERS = ("{id}", "{slug}")
 _EXTENSION = re.compile(r"^(?P<stem>.+?)(?P<ext>\.[A-Za-z]{1,5})$")
 _WORDS = re.compile(r"[-_+]")
 _DIGIT = re.compile(r"\d")
+# A segment without these (and not too long) stays as it is: the common case, in one search.
+_MAY_CHANGE = re.compile(r"[-_+.\d]")
 
 
 def _segment(segment: str) -> str:
-    if not segment or segment in PLACEHOLDERS:
-        return segment
-    match = _EXTENSION.match(segment)
+    if len(segment) <= SLUG_LENGTH and _MAY_CHANGE.search(segment) is None:
+        return segment  # the placeholders too
+    match = _EXTENSION.match(segment) if "." in segment else None
     stem, ext = (match["stem"], match["ext"]) if match else (segment, "")
     if stem in PLACEHOLDERS:
         return segment
@@ -58,7 +60,9 @@ def path_template(path: str) -> str:
     >>> path_template(path_template("/p/9f86d081884c7d65"))
     '/p/{id}'
     """
-    return "/".join(_segment(segment) for segment in path.split("/"))
+    if len(path) <= SLUG_LENGTH and _MAY_CHANGE.search(path) is None:
+        return path  # no segment can change
+    return "/".join(map(_segment, path.split("/")))
 
 
 def is_template(text: str) -> bool:

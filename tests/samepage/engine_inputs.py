@@ -10,7 +10,9 @@ from benchmarks.corpus import generate
 from samepage import InvalidURL, MIQPSNormalizer
 
 # Learned verdicts that change keys of the URLs below: on shop.example sessionid is neutral
-# in the pattern color&id&sessionid; on simple.example only page_id is content.
+# in the pattern color&id&sessionid; on simple.example only page_id is content; on
+# scoped.example sort is neutral on rows (/items/{id}) only, and the shared evidence of
+# rows drops view=grid from patterns the file does not hold.
 LEARNED: dict[str, Any] = {
     "format": "samepage.learned",
     "version": 1,
@@ -38,6 +40,34 @@ LEARNED: dict[str, Any] = {
                 }
             }
         },
+        "scoped.example": {
+            "patterns": {
+                "sort": {
+                    "urls": 6,
+                    "params": {"sort": {"verdict": "non-neutral", "tested": 3, "changed": 3}},
+                    "templates": {
+                        "/items/{id}": {
+                            "urls": 3,
+                            "params": {"sort": {"verdict": "neutral", "tested": 3}},
+                        }
+                    },
+                }
+            },
+            "shared": {
+                "/items/{id}": {
+                    "urls": 9,
+                    "params": {
+                        "view": {
+                            "verdict": "non-neutral",
+                            "tested": 3,
+                            "changed": 3,
+                            "defaults": {"grid": {"tested": 3}},
+                            "patterns": ["view"],
+                        }
+                    },
+                }
+            },
+        },
     },
 }
 
@@ -55,6 +85,10 @@ _EDGES: list[str | None] = [
     "https://shop.example/p?id=7&sessionid=abc",
     "https://www.simple.example/x?view=grid&page_id=42&fbclid=1",
     "https://simple.example/x?page_id=42&view=list",
+    "https://scoped.example/items?sort=new",
+    "https://scoped.example/items/42?sort=new",
+    "https://scoped.example/items/42?view=grid&color=red",
+    "https://scoped.example/items/42?view=list&color=red",
     None,
     'https://example.com/a,b?x="quoted"&y=1',
     "https://example.com/\u00e9t\u00e9?q=caf\u00e9",

@@ -13,6 +13,18 @@ from samepage.learned import dumps_learned, parse_json
 
 _NAMES = ("a", "b", "c", "ref")  # "ref" is also an ambiguous name: dropped for "twitter"
 _VALUES = ("1", "2", "twitter")
+_TEMPLATES = ("/p", "/p/{id}")
+_PATHS = ("/p", "/p/7", "/q")  # a template with no scope: /q
+
+
+@st.composite
+def _scopes(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
+    """Template scopes over ``names``: a verdict for some of them on some templates."""
+    out: dict[str, Any] = {}
+    for template in draw(st.lists(st.sampled_from(_TEMPLATES), unique=True)):
+        scoped = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+        out[template] = {"urls": 1, "params": {name: draw(_verdict()) for name in scoped}}
+    return out
 
 
 @st.composite
@@ -32,6 +44,9 @@ def _pattern(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
     recorded = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
     params = {name: draw(_verdict()) for name in recorded}
     out: dict[str, Any] = {"urls": draw(st.integers(0, 9)), "params": params}
+    templates = draw(_scopes(names))
+    if templates:
+        out["templates"] = templates
     with_defaults = sorted(n for n, v in params.items() if "defaults" in v)
     if len(with_defaults) >= 2 and draw(st.booleans()):
         joint = draw(st.lists(st.sampled_from(with_defaults), min_size=2, unique=True))
@@ -51,7 +66,11 @@ def _learned(draw: st.DrawFn) -> dict[str, Any]:
             max_size=8,
         )
     )
-    return _set({key: draw(_pattern(key.split("&") if key else [])) for key in keys})
+    doc = _set({key: draw(_pattern(key.split("&") if key else [])) for key in keys})
+    shared = draw(_scopes(list(_NAMES)))
+    if shared:
+        doc["domains"]["s.example"]["shared"] = shared
+    return doc
 
 
 def _set(patterns: dict[str, Any]) -> dict[str, Any]:
@@ -70,10 +89,12 @@ _query = st.lists(
 
 @pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
-@given(_learned(), _query, st.sampled_from(["keep", "domain"]))
-def test_every_key_normalises_to_itself(doc: dict[str, Any], query: str, fallback: str) -> None:
+@given(_learned(), _query, st.sampled_from(_PATHS), st.sampled_from(["shared", "keep", "domain"]))
+def test_every_key_normalises_to_itself(
+    doc: dict[str, Any], query: str, path: str, fallback: str
+) -> None:
     norm = MIQPSNormalizer(learned=doc, learned_fallback=fallback)  # type: ignore[arg-type]
-    url = f"https://s.example/p?{query}"
+    url = f"https://s.example{path}?{query}"
     key = norm.normalize(url)
     assert norm.normalize(key) == key, (url, key)
     # explain() keeps exactly the parameters the key holds.
