@@ -301,8 +301,15 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         "--min-contexts",
         type=int,
         metavar="N",
-        help="paths, and values of the other parameters, the successful samples must cover "
-        f"where the pattern has them (default {d.min_contexts})",
+        help="values of the other parameters (and, for a default value, paths) the successful "
+        f"samples must cover where the pattern has them (default {d.min_contexts})",
+    )
+    group.add_argument(
+        "--min-share",
+        type=float,
+        metavar="F",
+        help="share of the pattern's URLs whose path templates the successful samples must "
+        f"cover to call a parameter neutral, in (0, 1] (default {d.min_share})",
     )
     group.add_argument(
         "--give-up-after",
