@@ -31,8 +31,10 @@ from learner.sampling import (
     context_of,
     keep_only,
     more_samples,
+    one_per_template,
     param_values,
     template_of,
+    template_urls,
     without_param,
 )
 from learner.verdicts import VerdictCause, cause_of
@@ -117,9 +119,40 @@ async def _test_param(
         # timeout each and could only end in "kept".
         if tally.hopeless >= config.give_up_after:
             break
+    await _reach_share(found, config, compare, seed)
     await _settle_disagreement(found, config, compare, seed)
     verdict = _verdict(found, len(urls), config, Spread.of(group, name))
     return verdict, _scoped(found, config) if not verdict.neutral else {}
+
+
+async def _reach_share(
+    found: _Outcomes, config: LearnerConfig, compare: Compare, seed: str
+) -> None:
+    """Sample templates not sampled yet until the successes hold ``min_share`` of the URLs.
+
+    Only for a parameter that looks neutral (no change, not given up) but whose successful
+    samples are on too small a share of the pattern's URLs: one URL per template not yet
+    sampled, most URLs first, at most ``samples`` more, and only when those could reach the
+    share (a pattern spread over many small templates is kept without the renders).
+    """
+    tally = found.all
+    if tally.changed or tally.hopeless >= config.give_up_after:
+        return
+    urls = template_urls(found.group)
+    total = sum(urls.values())
+
+    def covered() -> int:
+        return sum(urls[t] for t, seen in found.by_template.items() if seen.tested)
+
+    untried = [t for t in urls if t not in found.by_template][: config.samples]
+    if covered() >= config.min_share * total:
+        return
+    if covered() + sum(urls[t] for t in untried) < config.min_share * total:
+        return
+    for url in one_per_template(found.group, found.name, untried, found.urls, seed):
+        found.add(url, await compare(url, without_param(url, found.name)))
+        if tally.changed or covered() >= config.min_share * total:
+            break
 
 
 def _templates_with_values(group: PatternGroup, name: str, least: int) -> set[str]:
@@ -169,8 +202,11 @@ def _verdict(found: _Outcomes, planned: int, config: LearnerConfig, spread: Spre
         return ParamVerdict("non-neutral", *counts, extra=extra)
     reason, cause = _want(tally, planned, config)
     if not reason:
-        reason = coverage_gap(seen, config.min_contexts, kinds=("companions",))
-        reason = reason or share_gap(seen, config.min_share)
+        gaps = (
+            coverage_gap(seen, config.min_contexts, kinds=("companions",)),
+            share_gap(seen, config.min_share),
+        )
+        reason = "; ".join(gap for gap in gaps if gap)
         cause = VerdictCause.COVERAGE if reason else cause
     extra["cause"] = cause.value
     if reason:

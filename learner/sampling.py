@@ -31,6 +31,7 @@ __all__ = [
     "keep_only",
     "make_group",
     "more_samples",
+    "one_per_template",
     "param_values",
     "sample_seed",
     "template_of",
@@ -311,5 +312,31 @@ def more_samples(
         if value in seen or template_of(static) != template:
             continue
         seen.add(value)
+        picks.append(group.urls[index])
+    return picks
+
+
+def one_per_template(
+    group: PatternGroup, name: str, templates: Sequence[str], taken: Sequence[str], seed: str
+) -> list[str]:
+    """One URL of each of ``templates``, in that order, not among ``taken``.
+
+    As in :func:`choose_samples`: the first URL of the template in the seeded shuffle whose
+    value of ``name`` is not taken yet, else its first URL not taken.
+    """
+    values = {param_values(group.static_of(url), name) for url in taken}
+    used = set(taken)
+    by_template: dict[str, list[int]] = {template: [] for template in templates}
+    for index in _seeded_order(group, seed):
+        listed = by_template.get(template_of(group.statics[index]))
+        if listed is not None and group.urls[index] not in used:
+            listed.append(index)
+    picks: list[str] = []
+    for indexes in by_template.values():
+        if not indexes:
+            continue
+        fresh = [i for i in indexes if param_values(group.statics[i], name) not in values]
+        index = fresh[0] if fresh else indexes[0]
+        values.add(param_values(group.statics[index], name))
         picks.append(group.urls[index])
     return picks

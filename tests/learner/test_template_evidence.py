@@ -121,6 +121,29 @@ async def test_failed_samples_on_most_urls_keep_a_parameter_that_looks_neutral_e
     assert scope is None or scope.params["sort"].neutral
 
 
+async def test_a_template_with_evidence_enough_gets_a_scope_when_the_pattern_lacks_the_share() -> (
+    None
+):
+    # 40 table URLs (two sort values, forty pages) all fail; the four rows are the same
+    # without sort: kept for want of share, neutral on the rows.
+    config = LearnerConfig(samples=8, min_samples=3, give_up_after=8)
+    table = [f"https://d.example{TABLE}?page={n}&sort={'ab'[n % 2]}" for n in range(40)]
+    rows = [f"https://d.example/data/products/{n}?page=1&sort=r{n}" for n in range(4)]
+    entry = await classify_pattern(
+        pattern_group("page&sort", table + rows), config, comparer(_browser(True), []), seed="t"
+    )
+    sort = entry.params["sort"]
+    assert (sort.verdict, cause_of(sort).value) == ("non-neutral", "coverage")
+    assert sort.extra["coverage"]["share"] == 0.09
+    assert "holding 9.0% of the pattern's URLs; 90% needed" in (sort.reason or "")
+    scoped = entry.templates[ROW].params["sort"]
+    assert (scoped.verdict, scoped.tested, cause_of(scoped).value) == ("neutral", 4, "no-change")
+    assert entry.templates[ROW].urls == 4
+    # Decided by the scope's evidence.
+    found = account([entry], [])
+    assert found.studied == 2 and found.decided == 1
+
+
 async def test_templates_that_disagree_get_scopes_and_the_neutral_one_more_samples() -> None:
     config = LearnerConfig(samples=4, min_samples=3)
     calls: list[tuple[str, str]] = []
@@ -185,6 +208,25 @@ async def test_scoped_neutrals_that_change_the_page_together_are_kept() -> None:
     }
     assert not any(v.neutral for v in scoped.params.values())
     assert scoped.extra["joint_checks"][0]["outcome"] == "changed"
+
+
+async def test_more_templates_are_sampled_to_reach_the_share_only_when_they_can() -> None:
+    # Every page its own template (a documentation site): four samples cover four of six
+    # pages; two more reach the share. Of twenty pages, eight could not: none is drawn.
+    config = LearnerConfig(samples=4, min_samples=3)
+
+    def page(url: str) -> str:
+        return url.split("?")[0]
+
+    for pages, tested, verdict in ((6, 6, "neutral"), (20, 4, "non-neutral")):
+        calls: list[tuple[str, str]] = []
+        urls = [f"https://docs.example/page{chr(97 + n)}.html?ref=r{n}" for n in range(pages)]
+        entry = await classify_pattern(
+            pattern_group("ref", urls), config, comparer(page, calls), seed="t"
+        )
+        ref = entry.params["ref"]
+        assert (ref.verdict, ref.tested, len(set(calls))) == (verdict, tested, tested)
+        assert ref.extra["coverage"]["share"] == round(tested / pages, 3)
 
 
 # ---------------------------------------------------------------- shared evidence
