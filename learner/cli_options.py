@@ -18,6 +18,7 @@ _DEFAULTS = LearnerConfig()
 OPTION_NAMES = {
     "top_patterns": "--top-patterns",
     "min_samples": "--min-samples",
+    "min_share": "--min-share",
     "gate_max_flip_fraction": "--max-flip-fraction",
     "page_timeout_s": "--timeout",
     "delay_s": "--delay",
