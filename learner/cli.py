@@ -166,6 +166,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "threshold": args.threshold,
         "min_samples": args.min_samples,
         "min_contexts": args.min_contexts,
+        "min_share": args.min_share,
         "give_up_after": args.give_up_after,
         "default_values": args.default_values,
         "seed": args.seed,

@@ -18,6 +18,7 @@ _DEFAULTS = LearnerConfig()
 OPTION_NAMES = {
     "top_patterns": "--top-patterns",
     "min_samples": "--min-samples",
+    "min_share": "--min-share",
     "gate_max_flip_fraction": "--max-flip-fraction",
     "page_timeout_s": "--timeout",
     "delay_s": "--delay",
@@ -305,8 +306,15 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         "--min-contexts",
         type=int,
         metavar="N",
-        help="paths, and values of the other parameters, the successful samples must cover "
-        f"where the pattern has them (default {d.min_contexts})",
+        help="values of the other parameters (and, for a default value, paths) the successful "
+        f"samples must cover where the pattern has them (default {d.min_contexts})",
+    )
+    group.add_argument(
+        "--min-share",
+        type=float,
+        metavar="F",
+        help="share of the pattern's URLs whose path templates the successful samples must "
+        f"cover to call a parameter neutral, in (0, 1] (default {d.min_share})",
     )
     group.add_argument(
         "--give-up-after",

@@ -119,6 +119,7 @@ class LearnerConfig:
     threshold: float = 0.0
     min_samples: int = 3
     min_contexts: int = 2
+    min_share: float = 0.9
     give_up_after: int = 2
     joint_samples: int = 2
     default_values: int = 2
@@ -153,6 +154,7 @@ class LearnerConfig:
             "must be between 1 and samples",
         )
         _require(self.min_contexts >= 1, "min_contexts", "must be at least 1")
+        _require(0.0 < self.min_share <= 1.0, "min_share", "must be in (0, 1]")
         _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
         _require(self.default_values >= 0, "default_values", "must not be negative")
@@ -182,6 +184,7 @@ class LearnerConfig:
             "threshold": self.threshold,
             "min_samples": self.min_samples,
             "min_contexts": self.min_contexts,
+            "min_share": self.min_share,
             "give_up_after": self.give_up_after,
             "top_patterns": self.top_patterns,
             "joint_samples": self.joint_samples,

@@ -4,7 +4,11 @@ The dangerous direction is a parameter going from non-neutral to neutral, a valu
 parameter newly learned as a default, or defaults newly proven droppable together: from then
 on the normalizer drops more, merging pages that used to stay apart. A default shows as the
 flip of ``name=value`` from ``kept`` to ``default``, joint defaults as the flip of
-``page&sort`` from ``apart`` to ``together``. ``crawl --previous`` and ``learner diff`` both
+``page&sort`` from ``apart`` to ``together``. A verdict of a path template (a pattern's
+scope, or the domain's shared evidence, listed under the pattern ``(shared)``) shows as
+``name @ /template``; a scope absent from a set stands for the pattern's verdict, a shared
+verdict absent for a kept parameter, so a new scoped or shared neutral is a flip to neutral
+like any other. ``crawl --previous`` and ``learner diff`` both
 decide with :func:`gate`. The diff also lists the new set's conflicts between patterns
 (:meth:`samepage.LearnedSet.conflicts`), where the normalizer keeps what a pattern dropped.
 """
@@ -14,9 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from samepage import LearnedSet, PatternConflict
+from samepage import LearnedSet, ParamVerdict, PatternConflict, TemplateScope
 
-__all__ = ["Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
+__all__ = ["SHARED", "Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
+
+SHARED = "(shared)"
+"""The pattern under which a domain's shared evidence is compared."""
+_AT = " @ "
 
 
 _DANGEROUS = frozenset({("non-neutral", "neutral"), ("kept", "default"), ("apart", "together")})
@@ -94,24 +102,43 @@ class GateResult:
         )
 
 
+def _add(states: dict[str, str], name: str, verdict: ParamVerdict, where: str = "") -> None:
+    states[name + where] = verdict.verdict
+    states.update((f"{name}={value}{where}", "default") for value in verdict.defaults)
+
+
+def _add_scopes(states: dict[str, str], scopes: dict[str, TemplateScope]) -> None:
+    for template, scope in scopes.items():
+        for name, verdict in scope.params.items():
+            _add(states, name, verdict, f"{_AT}{template}")
+
+
 def _patterns(learned: LearnedSet) -> dict[tuple[str, str], dict[str, str]]:
     out: dict[tuple[str, str], dict[str, str]] = {}
     for domain, d in learned.domains.items():
         for pattern, entry in d.patterns.items():
             states = out[(domain, pattern)] = {}
             for name, v in entry.params.items():
-                states[name] = v.verdict
-                states.update((f"{name}={value}", "default") for value in v.defaults)
+                _add(states, name, v)
+            _add_scopes(states, dict(entry.templates))
             if entry.joint_defaults is not None:
                 states["&".join(sorted(entry.joint_defaults.names))] = "together"
+        if d.shared:
+            _add_scopes(out.setdefault((domain, SHARED), {}), dict(d.shared))
     return out
 
 
-def _state(states: dict[str, str], key: str) -> str | None:
+def _state(states: dict[str, str], key: str, shared: bool = False) -> str | None:
     """The state of a parameter, a ``name=value`` or an ``a&b`` of joint defaults.
 
-    A verdict; ``default`` or ``kept``; ``together`` or ``apart``.
+    A verdict; ``default`` or ``kept``; ``together`` or ``apart``. A key of a template
+    (``name @ /t``) that the set lacks has the state of what stands in for it there.
     """
+    base, at, template = key.partition(_AT)
+    if at and f"{base.partition('=')[0]}{_AT}{template}" not in states:
+        if shared:
+            return "kept" if "=" in base else "non-neutral"
+        return _state(states, base)
     if "=" in key:
         return states.get(key, "kept")
     return states.get(key, "apart" if "&" in key else None)
@@ -120,12 +147,18 @@ def _state(states: dict[str, str], key: str) -> str | None:
 def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     """Compare two learned sets; dangerous flips come first in ``flips``."""
     before, after = _patterns(old), _patterns(new)
+    for domain in set(old.domains) & set(new.domains):
+        # Shared evidence new on a domain is compared with none: every parameter kept.
+        if (domain, SHARED) in before or (domain, SHARED) in after:
+            before.setdefault((domain, SHARED), {})
+            after.setdefault((domain, SHARED), {})
     common = sorted(set(before) & set(after))
     flips = []
     for key in common:
         then, later = before[key], after[key]
+        shared = key[1] == SHARED
         for name in sorted(set(then) | set(later)):
-            was, now = _state(then, name), _state(later, name)
+            was, now = _state(then, name, shared), _state(later, name, shared)
             if was is not None and now is not None and was != now:
                 flips.append(Flip(*key, name, was, now))
     flips.sort(key=lambda f: (not f.dangerous, f.domain, f.pattern, f.param))

@@ -9,6 +9,7 @@ from its checkpoint decides exactly as a fresh one.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import hashlib
 import json
@@ -28,6 +29,7 @@ from learner.politeness import HostLimiter, RobotsPolicy
 from learner.progress import Progress
 from learner.samples import PatternPages, SampleRunner, SiteCounters
 from learner.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
+from learner.shared_evidence import shared_evidence
 from learner.targets import Target
 from learner.verdicts import Account, VerdictCause, account
 from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
@@ -198,9 +200,8 @@ async def learn_domain(
                 compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
                 seed = sample_seed(run.config.seed, target.key, group.pattern)
                 entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
-                patterns[group.pattern] = await learn_defaults(
-                    group, entry, run.config, compare_bound, seed=seed
-                )
+                learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed)
+                patterns[group.pattern] = dataclasses.replace(learned, templates=entry.templates)
                 run.progress.patterns_done += 1
                 run.progress.update()
             stats.seconds["learn"] += time.monotonic() - started
@@ -233,18 +234,22 @@ async def learn_domain(
         for group in chosen:
             if group.pattern not in patterns:
                 patterns[group.pattern] = _untested(group, reason)
+    shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
     if stats.serves_one_page():
         reason = "every page of the site rendered the same text: a block or consent page?"
         logger.warning("%s: %s; keeping every parameter", target.key, reason)
         stats.error = reason
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
+        shared = {}
     stats.patterns_learned = len(patterns)
     stats.account = account(patterns.values(), stats.counters.outcomes)
     run.progress.domains_done += 1
     run.progress.update(force=True)
     if not patterns:
         return None
-    return DomainEntry(patterns, extra={"renders": stats.renders, "urls": stats.urls})
+    return DomainEntry(
+        patterns, extra={"renders": stats.renders, "urls": stats.urls}, shared=shared
+    )
 
 
 # Failures that cost a page timeout or more each: what makes a site not worth going on with.
@@ -286,7 +291,8 @@ def _untested(group: PatternGroup, reason: str) -> PatternEntry:
 
 
 def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
-    # kept() leaves out learned defaults too: they rest on the same comparisons.
+    # kept() leaves out learned defaults too: they rest on the same comparisons. Template
+    # scopes are left out with them (the pattern's keep then holds on every template).
     params = {
         name: kept(v, reason, VerdictCause.ONE_PAGE) if v.neutral or v.defaults else v
         for name, v in entry.params.items()

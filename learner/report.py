@@ -18,7 +18,7 @@ from learner.errors import ConfigError
 from learner.report_page import badge, code, escape, number, page, row, table
 from learner.run_folder import EvidenceImages, RunFolder, read_run_folder
 from learner.verdicts import Account, cause_of
-from samepage import ParamVerdict, PatternConflict, PatternEntry
+from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope
 from samepage.learned import pattern_conflicts
 
 logger = logging.getLogger(__name__)
@@ -197,17 +197,48 @@ def _samples(run: RunFolder, images: EvidenceImages, found: object, without: str
 
 
 def _coverage(found: object) -> str:
-    """Which paths and companion values the successful samples covered."""
+    """Which share of the URLs, paths and companion values the successful samples covered."""
     if not isinstance(found, dict):
         return ""
     paths = found.get("paths")
     listed = ", ".join(code(p) for p in paths) if isinstance(paths, list) and paths else "none"
+    share = found.get("share")
+    covered = (
+        f"templates holding {share:.1%} of the URLs, "
+        if isinstance(share, (int, float)) and not isinstance(share, bool)
+        else ""
+    )
+    templates = _dict(found.get("templates"))
+    listed_templates = ", ".join(
+        f"{code(t)} ({escape(_dict(c).get('tested'))} of {escape(_dict(c).get('urls'))} URLs "
+        f"tested, {escape(_dict(c).get('failed'))} failed)"
+        for t, c in sorted(templates.items())
+    )
+    per_template = f"; per template: {listed_templates}" if listed_templates else ""
     return (
-        f'<p class="coverage">samples covered {escape(found.get("paths_tested"))} of '
+        f'<p class="coverage">samples covered {covered}{escape(found.get("paths_tested"))} of '
         f"{escape(found.get('paths_seen'))} paths ({listed}) and "
         f"{escape(found.get('companions_tested'))} of {escape(found.get('companions_seen'))} "
-        "combinations of the other parameters' values</p>"
+        f"combinations of the other parameters' values{per_template}</p>"
     )
+
+
+def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:
+    """Verdicts per path template: a pattern's scopes, or a domain's shared evidence."""
+    rows = []
+    for template, scope in sorted(scopes.items()):
+        for name, v in sorted(scope.params.items()):
+            defaults = ", ".join(code(f"{name}={value}") for value in sorted(v.defaults))
+            patterns = v.extra.get("patterns")
+            rests = ", ".join(code(p) for p in patterns) if isinstance(patterns, list) else ""
+            cells = [code(name), badge(verdict_class(v)), str(v.tested), str(v.changed)]
+            cells += [str(v.failed), escape(v.reason or ""), defaults, rests]
+            # No data-verdict: the filter and its count are of the patterns' parameters.
+            rows.append(row(code(template), cells))
+    if not rows:
+        return ""
+    heads = ["template", "parameter", "verdict", "tested", "changed", "failed", "reason"]
+    return table(caption, [*heads, "defaults", "patterns"], rows)
 
 
 def _joint(run: RunFolder, checks: object) -> str:
@@ -263,6 +294,11 @@ def _pattern(
     parts = [
         f'<section id="{anchor}"><h3>Pattern {code(key or "(none)")} ({found.urls} URLs)</h3>',
         table(f"Parameters of {code(key or '(none)')}", heads, rows),
+        _scopes(
+            f"Verdicts per path template of {code(key or '(none)')}: on URLs of a template, "
+            "they replace the pattern's",
+            found.templates,
+        ),
         _conflicts([c for c in conflicts if c.pattern == key]),
         _joint(run, found.extra.get("joint_checks")),
         _joint_defaults(run, images, found),
@@ -378,6 +414,12 @@ def _body(run: RunFolder, images: EvidenceImages) -> str:
             _pattern(run, images, f"d{i}-p{j}", k, p, conflicts)
             for j, (k, p) in enumerate(patterns)
         ]
+        if entry is not None:
+            caption = (
+                "Shared evidence per path template: for URLs of a pattern not studied here "
+                "(combined from the patterns listed)"
+            )
+            parts.append(_scopes(caption, entry.shared))
         parts.append("</section>" if patterns else "<p>No pattern was learned here.</p></section>")
     return "".join(parts)
 

@@ -47,7 +47,8 @@ class VerdictCause(StrEnum):
     FEW_VALUES = "few-values"
     """The log holds fewer distinct values than ``min_samples`` needs."""
     COVERAGE = "coverage"
-    """Successful samples did not cover enough paths or companion values."""
+    """Successful samples did not cover enough companion values, or were on path templates
+    holding less than ``min_share`` of the pattern's URLs."""
     JOINT_CHECK = "joint-check"
     """Neutral alone, but dropping it with the pattern's other neutral parameters changed
     the page: kept on evidence."""
@@ -142,6 +143,9 @@ def _failure(outcome: PairOutcome) -> str:
 def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -> Account:
     """Add up one domain's verdicts: decided by evidence, or kept and why.
 
+    A parameter is decided when its pattern's verdict, or its verdict on a template scope
+    of the pattern, rests on evidence.
+
     Args:
         patterns: the domain's studied patterns.
         outcomes: every sample outcome of the domain (fresh or resumed), to name the
@@ -152,10 +156,11 @@ def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -
     kept: Counter[str] = Counter()
     failures: dict[str, Counter[str]] = {}
     for entry in patterns:
-        for verdict in entry.params.values():
+        for name, verdict in entry.params.items():
             studied += 1
             cause = cause_of(verdict)
-            if cause.decided:
+            scoped = (s.params[name] for s in entry.templates.values() if name in s.params)
+            if cause.decided or any(cause_of(v).decided for v in scoped):
                 decided += 1
                 continue
             kept[cause.value] += 1

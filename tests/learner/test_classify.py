@@ -5,29 +5,10 @@ A site here is a pure function from URL to page content, so every verdict can be
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from learner.classify import classify_pattern
 from learner.config import LearnerConfig
-from learner.model import PairOutcome
-from learner.sampling import PatternGroup, param_values
-
-Site = Callable[[str], str | None]
-
-
-def _group(pattern: str, urls: list[str]) -> PatternGroup:
-    return PatternGroup(pattern, tuple(urls), len(urls))
-
-
-def _comparer(site: Site, calls: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
-    async def compare(original: str, candidate: str) -> PairOutcome:
-        calls.append((original, candidate))
-        before, after = site(original), site(candidate)
-        if before is None or after is None:
-            return PairOutcome(original, candidate, "failed", "could not render")
-        return PairOutcome(original, candidate, "same" if before == after else "changed")
-
-    return compare
+from learner.sampling import param_values
+from tests.learner.pure_sites import comparer, pattern_group
 
 
 def _product(url: str) -> str | None:
@@ -42,7 +23,7 @@ CONFIG = LearnerConfig(samples=5, min_samples=3)
 async def test_content_parameter_stops_at_the_first_change_and_neutral_uses_all_samples() -> None:
     calls: list[tuple[str, str]] = []
     entry = await classify_pattern(
-        _group("id&sid", URLS), CONFIG, _comparer(_product, calls), seed="t"
+        pattern_group("id&sid", URLS), CONFIG, comparer(_product, calls), seed="t"
     )
     assert entry.params["id"].verdict == "non-neutral"
     assert (entry.params["id"].tested, entry.params["id"].changed) == (1, 1)
@@ -56,17 +37,23 @@ async def test_content_parameter_stops_at_the_first_change_and_neutral_uses_all_
 
 async def test_samples_use_distinct_values_and_the_seed_decides_which() -> None:
     calls: list[tuple[str, str]] = []
-    await classify_pattern(_group("id&sid", URLS), CONFIG, _comparer(_product, calls), seed="a")
+    await classify_pattern(
+        pattern_group("id&sid", URLS), CONFIG, comparer(_product, calls), seed="a"
+    )
     tested_sid = {o for o, c in calls if "sid" not in c}
     assert len({param_values(u, "sid") for u in tested_sid}) == len(tested_sid) == 5
     again: list[tuple[str, str]] = []
-    await classify_pattern(_group("id&sid", URLS), CONFIG, _comparer(_product, again), seed="a")
+    await classify_pattern(
+        pattern_group("id&sid", URLS), CONFIG, comparer(_product, again), seed="a"
+    )
     assert calls == again
 
 
 async def test_too_few_values_or_successes_keep_the_parameter() -> None:
     few = URLS[:2]
-    entry = await classify_pattern(_group("id&sid", few), CONFIG, _comparer(_product, []), seed="t")
+    entry = await classify_pattern(
+        pattern_group("id&sid", few), CONFIG, comparer(_product, []), seed="t"
+    )
     assert entry.params["sid"].verdict == "non-neutral"
     assert "only 2 distinct value(s) observed" in (entry.params["sid"].reason or "")
 
@@ -75,7 +62,7 @@ async def test_too_few_values_or_successes_keep_the_parameter() -> None:
 
     calls: list[tuple[str, str]] = []
     entry = await classify_pattern(
-        _group("id&sid", URLS[:5]), CONFIG, _comparer(broken, calls), seed="t"
+        pattern_group("id&sid", URLS[:5]), CONFIG, comparer(broken, calls), seed="t"
     )
     verdict = entry.params["sid"]
     # After three failures in five planned samples, three successes are out of reach: stop.
@@ -90,11 +77,11 @@ async def test_threshold_tolerates_rare_changes_only_when_asked() -> None:
 
     urls = [f"https://s.example/p?v={n}" for n in range(1, 11)]
     strict = await classify_pattern(
-        _group("v", urls), LearnerConfig(samples=10), _comparer(flaky, []), seed="t"
+        pattern_group("v", urls), LearnerConfig(samples=10), comparer(flaky, []), seed="t"
     )
     assert strict.params["v"].verdict == "non-neutral"
     lenient = LearnerConfig(samples=10, threshold=0.2)
-    entry = await classify_pattern(_group("v", urls), lenient, _comparer(flaky, []), seed="t")
+    entry = await classify_pattern(pattern_group("v", urls), lenient, comparer(flaky, []), seed="t")
     assert (entry.params["v"].verdict, entry.params["v"].changed, entry.params["v"].tested) == (
         "neutral",
         1,
@@ -113,7 +100,7 @@ async def test_joint_check_keeps_one_of_two_redundant_ids() -> None:
 
     urls = [f"https://s.example/i?pid={n}&sku=SKU-{n}&src=s{n}" for n in range(1, 9)]
     entry = await classify_pattern(
-        _group("pid&sku&src", urls), CONFIG, _comparer(item, []), seed="t"
+        pattern_group("pid&sku&src", urls), CONFIG, comparer(item, []), seed="t"
     )
     verdicts = {n: v.verdict for n, v in entry.params.items()}
     assert verdicts == {"pid": "non-neutral", "sku": "neutral", "src": "neutral"}
@@ -128,7 +115,9 @@ async def test_joint_check_that_cannot_render_keeps_everything() -> None:
         return None if "?" not in url else "page"
 
     urls = [f"https://s.example/p?a={n}&b={n}" for n in range(1, 6)]
-    entry = await classify_pattern(_group("a&b", urls), CONFIG, _comparer(fragile, calls), seed="t")
+    entry = await classify_pattern(
+        pattern_group("a&b", urls), CONFIG, comparer(fragile, calls), seed="t"
+    )
     assert {n: v.verdict for n, v in entry.params.items()} == {
         "a": "non-neutral",
         "b": "non-neutral",
