@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 
 from learner.classify import Compare
 from learner.config import LearnerConfig
-from learner.evidence import Spread, Tally, coverage, coverage_gap
+from learner.evidence import Spread, Tally, coverage, coverage_gap, share_gap
 from learner.joint_defaults import check_joint_defaults
 from learner.sampling import (
     Context,
@@ -292,6 +292,15 @@ def value_samples(
     return [url for url, _ in _picks(group, name, value, size, seed, cost)[0]]
 
 
+def _gap(found: Mapping[str, Any], config: LearnerConfig) -> str:
+    """What the samples of a value still lack: contexts, or templates holding ``min_share``.
+
+    The normalizer drops a default from every URL of the pattern, so, as for a neutral
+    verdict, the templates it was shown on must hold most of the pattern's URLs.
+    """
+    return coverage_gap(found, config.min_contexts) or share_gap(found, config.min_share)
+
+
 async def _test_value(
     name: str,
     value: str,
@@ -316,7 +325,7 @@ async def _test_value(
         if outcome.outcome != "same":
             break
         proven = tally.tested >= config.min_samples and n >= templates
-        if proven and not coverage_gap(coverage(tally, spread), config.min_contexts):
+        if proven and not _gap(coverage(tally, spread), config):
             break
     found = coverage(tally, spread)
     evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
@@ -329,7 +338,7 @@ async def _test_value(
     elif tally.tested < config.min_samples:
         reason = f"only {tally.tested} context(s) with this value; {config.min_samples} needed"
     else:
-        reason = coverage_gap(found, config.min_contexts)
+        reason = _gap(found, config)
     if reason:
         return _Trial(value, None, {**evidence, **counts, "reason": reason})
     return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {})

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from learner.classify import classify_pattern
 from learner.config import LearnerConfig
 from learner.diff import SHARED, diff_learned, gate
@@ -319,13 +317,6 @@ def test_a_new_scoped_or_shared_neutral_is_a_dangerous_flip() -> None:
 
 # ---------------------------------------------------------------- applied by the normalizer
 
-_NORMALIZER_TODO = (
-    "the normalizer applies template scopes and shared evidence (learned_fallback='shared') "
-    "in its own change"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=_NORMALIZER_TODO)
 async def test_the_normalizer_applies_each_templates_learned_verdict() -> None:
     config = LearnerConfig(samples=4, min_samples=3)
     group = pattern_group("sort", _urls(10, 6))
@@ -336,7 +327,6 @@ async def test_the_normalizer_applies_each_templates_learned_verdict() -> None:
     assert "sort=x" in normalizer.normalize(f"https://d.example{TABLE}?sort=x")
 
 
-@pytest.mark.xfail(strict=True, reason=_NORMALIZER_TODO)
 async def test_the_normalizer_applies_shared_verdicts_to_a_pattern_not_studied() -> None:
     def item(url: str) -> str:
         return f"item {param_values(url, 'id')} in {param_values(url, 'color')}"
