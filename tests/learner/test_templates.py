@@ -9,8 +9,8 @@ Three small sites served on 127.0.0.1 and learned in one crawl:
 - ``rare.test``: ``/shop/item?color&id&size`` is common, ``/shop/item?id&size`` appears
   once and is not studied; it gets verdicts from the shared evidence of its template.
 
-How the normalizer applies such verdicts is tested on learned sets built without a browser
-(``test_template_evidence.py``).
+The learned set is then applied by the normalizer to URLs of each template (more cases, on
+learned sets built without a browser, in ``test_template_evidence.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from learner.demo.server import Request, Response, Site, SiteServer
 from learner.report import write_report
 from learner.targets import parse_target
 from learner.verdicts import cause_of
+from samepage import MIQPSNormalizer, same_page
 from tests.site.learner_settings import SUITE_CONFIG
 
 pytestmark = pytest.mark.browser
@@ -146,6 +147,16 @@ def test_opposite_verdicts_on_two_templates_are_learned_as_scopes(
     assert (table.verdict, table.changed) == ("non-neutral", 1)
     assert (row.verdict, row.changed, row.tested) == ("neutral", 0, 3)
     assert (entry.templates[TABLE].urls, entry.templates[ROW].urls) == (10, 5)
+    # Applied by the normalizer, each template's verdict holds on its own URLs only.
+    normalizer = MIQPSNormalizer(learned=template_run.learned)
+    table_url = "http://split.test/data/products?sort=-name"
+    assert normalizer.normalize(table_url) == table_url
+    assert normalizer.normalize("http://split.test/data/products/3?sort=-name") == (
+        "http://split.test/data/products/3"
+    )
+    assert not same_page(
+        table_url, "http://split.test/data/products?sort=name", normalizer=normalizer
+    )
 
 
 def test_a_rare_pattern_gets_verdicts_from_the_shared_evidence_of_its_template(
@@ -161,3 +172,11 @@ def test_a_rare_pattern_gets_verdicts_from_the_shared_evidence_of_its_template(
     }
     assert all(v.extra["patterns"] == ["color&id&size"] for v in shared.params.values())
     assert shared.params["size"].tested >= 3
+    # The pattern nobody studied is normalised on that evidence: size dropped, the rest kept.
+    normalizer = MIQPSNormalizer(learned=template_run.learned)
+    assert normalizer.normalize("http://rare.test/shop/item?id=3&size=L") == (
+        "http://rare.test/shop/item?id=3"
+    )
+    assert MIQPSNormalizer(learned=template_run.learned, learned_fallback="keep").normalize(
+        "http://rare.test/shop/item?id=3&size=L"
+    ) == ("http://rare.test/shop/item?id=3&size=L")
