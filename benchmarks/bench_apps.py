@@ -8,11 +8,11 @@ installed by ``scripts/setup.sh``)::
 Datasette, a Sphinx site and Trac (``tests/apps``) are served on 127.0.0.1 with their
 seeded content, all at once, in one process:
 
-1. **Decided.** One learner crawl (``learner.crawl.crawl``) of the three hosts from their
+1. **Decided.** One learner crawl (``learner.run.crawl.crawl``) of the three hosts from their
    observed-URL logs, with the test suite's render settings (``tests/apps/registry.py``: no
    politeness delay, no default values) and the learner's default ``samples`` (8) and
    ``min_samples`` (3). A studied parameter is decided when its verdict's
-   cause is evidence (``learner.verdicts``); the share counts the parameters whose pattern's
+   cause is evidence (``learner.judge.verdicts``); the share counts the parameters whose pattern's
    observed URLs all answer 2xx to a plain fetch.
 2. **Renders.** The learner's renders against a naive MIQPS run of the same sample choice
    (``benchmarks.bench_learner.naive_cost``).
@@ -46,12 +46,12 @@ from benchmarks.bench_learner import (
     report_throughput,
     throughput,
 )
-from learner.browser import find_browser
 from learner.config import LearnerConfig
-from learner.fetch import fetch
-from learner.politeness import HostLimiter
-from learner.targets import parse_target
-from learner.verdicts import cause_of
+from learner.judge.verdicts import cause_of
+from learner.net.fetch import fetch
+from learner.net.politeness import HostLimiter
+from learner.plan.targets import parse_target
+from learner.render.browser import find_browser
 from samepage import LearnedSet, pattern_key
 from tests.apps.registry import APPS, APPS_CONFIG, App
 from tests.apps.truth import studied

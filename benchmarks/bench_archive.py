@@ -12,7 +12,7 @@ Everything runs in one process against the multi-site test fixture, served on 12
    its status and the SHA-1 payload digest of its body, all within one minute.
    ``--coverage F`` keeps that share of the lines (seeded), as a real archive holds some
    pages and not others.
-2. **Two runs.** The learner (``learner.crawl.crawl``, the test suite's settings, no
+2. **Two runs.** The learner (``learner.run.crawl.crawl``, the test suite's settings, no
    politeness delay) studies the hosts without ``--archive``, then with the index. The
    table gives renders, samples taken from the archive, and whether the two learned sets
    agree on every verdict (they must: a difference is printed parameter by parameter).
@@ -33,14 +33,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from learner.archive_evidence import load_archive
-from learner.browser import find_browser
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.errors import FetchError
-from learner.fetch import fetch
-from learner.sampling import without_param
-from learner.targets import parse_target
+from learner.judge.archive import load_archive
+from learner.net.fetch import fetch
+from learner.plan.sampling import without_param
+from learner.plan.targets import parse_target
+from learner.render.browser import find_browser
+from learner.run.crawl import CrawlResult, crawl
 from samepage import LearnedSet, MIQPSNormalizer
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG

@@ -8,7 +8,7 @@ Run from the repository root (needs Chromium, see ``docs/learner.md``)::
 The learner studies the hosts from the fixture's observed-URL logs three times, each time in
 a fresh run folder: with ``default_values=0`` (the parameter tests alone), with
 ``--default-values K`` and only the frequent values as candidates (``before``:
-``learner.defaults.FROM_EVIDENCE`` off), and with the values the parameter tests point at
+``learner.judge.defaults.FROM_EVIDENCE`` off), and with the values the parameter tests point at
 too (``after``: the learner as it runs). Renders are deterministic for the fixture, so the
 differences are what the default tests cost, split by what asked for each render. The
 learned sets are then given the held-out default pairs of ``defaults.test`` and
@@ -32,13 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from learner import defaults
-from learner.browser import find_browser
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
-from learner.run_folder import read_run_folder
-from learner.targets import parse_target
+from learner.judge import defaults
+from learner.plan.targets import parse_target
+from learner.render.browser import find_browser
+from learner.run.crawl import CrawlResult, crawl
+from learner.run.folder import read_run_folder
 from samepage import MIQPSNormalizer
 from tests.learner.hidden_defaults_site import (
     hidden_different_pairs,

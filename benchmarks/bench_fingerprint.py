@@ -5,7 +5,7 @@ Run from the repository root::
     python -m benchmarks.bench_fingerprint
 
 The pages are drawn with Pillow (a line of text every 40 px), saved as PNG, and wrapped in a
-:class:`learner.model.Rendering`. Timed on each: :func:`learner.fingerprint.fingerprint`, and
+:class:`learner.model.Rendering`. Timed on each: :func:`learner.judge.fingerprint.fingerprint`, and
 the perceptual hashes of every tile (``Fingerprint.tile_hashes``), which a comparison computes
 only for the tiles that differ: this column is the cost when every tile differs.
 """
@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from learner import fingerprint as fingerprint_module
+from learner.judge import fingerprint as fingerprint_module
 from learner.model import Rendering
 
 SIZES = ((800, 2000), (1280, 6000))

@@ -22,10 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from learner.browser import find_browser
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
+from learner.render.browser import find_browser
+from learner.run.crawl import CrawlResult, crawl
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 from tests.site.trust import HANG, trust_sites, trust_urls

@@ -6,7 +6,7 @@ Run from the repository root (needs Chromium, see ``docs/learner.md``)::
 
 Everything runs in one process against the multi-site test fixture, served on 127.0.0.1:
 
-1. **Renders.** The real learner (``learner.crawl.crawl``) studies the hosts from the fixture's
+1. **Renders.** The real learner (``learner.run.crawl.crawl``) studies the hosts from the fixture's
    observed-URL log, with no politeness delay. A naive MIQPS run of the same settings renders,
    for every parameter of every studied pattern, the original and the URL without the
    parameter on each of up to ``--samples`` sample URLs: no sharing between parameters, no
@@ -37,15 +37,15 @@ from pathlib import Path
 
 from playwright.async_api import Browser, async_playwright
 
-from learner.browser import CHROMIUM_ARGS, find_browser, resolver_rules
 from learner.config import LearnerConfig, RenderSettings
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
-from learner.fetch import fetch
-from learner.politeness import HostLimiter, RobotsPolicy
-from learner.renderer import Renderer
-from learner.sampling import choose_samples, group_by_pattern, top_patterns
-from learner.targets import Target, parse_target
+from learner.net.fetch import fetch
+from learner.net.politeness import HostLimiter, RobotsPolicy
+from learner.plan.sampling import choose_samples, group_by_pattern, top_patterns
+from learner.plan.targets import Target, parse_target
+from learner.render.browser import CHROMIUM_ARGS, find_browser, resolver_rules
+from learner.render.renderer import Renderer
+from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, url_host
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG

@@ -10,7 +10,7 @@ Run from the repository root::
 2. ``python -m learner plan`` runs on it in a child process; its peak resident memory is
    read from ``getrusage`` (children), and the time from the wall clock.
 3. The same command runs on the first ``--sample`` lines, and so does the in-memory path
-   (``learner.plan.plan_urls``, what ``crawl --urls`` does); the two plans must be equal.
+   (``learner.plan.domains.plan_urls``, what ``crawl --urls`` does); the two plans must be equal.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from learner.plan import plan_urls
-from learner.plan_file import read_plan
-from learner.targets import parse_target
+from learner.plan.domains import plan_urls
+from learner.plan.files import read_plan
+from learner.plan.targets import parse_target
 
 _PATTERNS = (
     ("id",),

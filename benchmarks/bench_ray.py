@@ -5,9 +5,9 @@ Run from the repository root (needs Chromium and ``pip install -e '.[cluster]'``
     python -m benchmarks.bench_ray --hosts shop.test,news.test --rounds 2
 
 The fixture sites of the test suite are served on 127.0.0.1 and planned once from their
-observed-URL log (``learner.plan.plan_urls``). Each round runs, in a rotating order so that
-each sees the same machine load, the single-process learner (``learner.crawl.crawl``) and
-the Ray learner (``learner.cluster.crawl_on_ray``) with 1 and with 2 actors, on a local Ray
+observed-URL log (``learner.plan.domains.plan_urls``). Each round runs, in a rotating order so that
+each sees the same machine load, the single-process learner (``learner.run.crawl.crawl``) and
+the Ray learner (``learner.cluster.driver.crawl_on_ray``) with 1 and with 2 actors, on a local Ray
 started once with 2 CPUs, each into a fresh run folder. Reported: renders, wall time,
 pages per second and seconds per render (wall time over renders, actor and browser start
 included; Ray's own start is not). All runs must reach the same verdicts.
@@ -27,11 +27,11 @@ from typing import Any
 
 import ray
 
-from learner.cluster import crawl_on_ray
-from learner.crawl import CrawlResult, crawl
+from learner.cluster.driver import crawl_on_ray
 from learner.demo.server import SiteServer
-from learner.plan import PlanSettings, plan_urls
-from learner.targets import parse_target
+from learner.plan.domains import PlanSettings, plan_urls
+from learner.plan.targets import parse_target
+from learner.run.crawl import CrawlResult, crawl
 from tests.site.checks import verdicts
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG

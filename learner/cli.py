@@ -19,19 +19,19 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
-from learner.archive_logs import archive_logs
 from learner.cli_options import OPTION_NAMES, build_parser
 from learner.config import LearnerConfig, build_config, read_config_file
-from learner.crawl import CrawlResult, GateRefused, crawl
-from learner.diff import diff_learned, format_diff, gate
 from learner.errors import ConfigError, LearnerError
-from learner.plan import DomainPlan, PlanSettings, observed_line
-from learner.plan_file import plan_format, read_plan, write_plan
-from learner.plan_logs import duckdb_errors, plan_files
-from learner.progress import Progress
-from learner.resolve import resolve_entries
-from learner.store import saved_comparisons
-from learner.targets import read_targets
+from learner.net.resolve import resolve_entries
+from learner.plan.archive_logs import archive_logs
+from learner.plan.domains import DomainPlan, PlanSettings, observed_line
+from learner.plan.files import plan_format, read_plan, write_plan
+from learner.plan.logs import duckdb_errors, plan_files
+from learner.plan.targets import read_targets
+from learner.run.crawl import CrawlResult, GateRefused, crawl
+from learner.run.diff import diff_learned, format_diff, gate
+from learner.run.progress import Progress
+from learner.run.store import saved_comparisons
 from samepage import (
     LearnedFormatError,
     LearnedSet,
@@ -89,7 +89,9 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
 
 
 def _read_urls(path: str) -> list[str]:
-    """An observed-URL log as ``crawl --urls`` takes it (see :func:`learner.plan.observed_line`).
+    """An observed-URL log as ``crawl --urls`` takes it.
+
+    See :func:`learner.plan.domains.observed_line`.
 
     Bytes that are not UTF-8 are kept as observed, percent-escaped (``%FF``); a UTF-8 BOM is
     not part of the first URL; lines end at LF, CRLF or a lone CR.
@@ -190,7 +192,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     if args.archive:
         if args.ray is not None:
             raise ConfigError("--archive: not available with --ray; run without --ray")
-        from learner.archive_evidence import load_archive
+        from learner.judge.archive import load_archive
 
         archive = load_archive(args.archive, args.archive_window)
     options: dict[str, Any] = {
@@ -208,7 +210,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     if archive is not None:
         options["archive"] = archive
     if args.ray is not None:
-        from learner.cluster import crawl_on_ray
+        from learner.cluster.driver import crawl_on_ray
 
         work = crawl_on_ray(
             targets,
@@ -313,7 +315,7 @@ def _run_demo(args: argparse.Namespace, progress: Progress) -> int:
 
 
 def _run_report(args: argparse.Namespace, progress: Progress) -> int:
-    from learner.report import write_report
+    from learner.report.build import write_report
 
     index = write_report(Path(args.run), Path(args.out))
     print(f"report: {index}")

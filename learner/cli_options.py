@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from learner.archive_evidence import DEFAULT_WINDOW_S
 from learner.config import MAX_CONCURRENCY, MAX_SAMPLES, MAX_TOP_PATTERNS, LearnerConfig
+from learner.judge.archive import DEFAULT_WINDOW_S
 
 __all__ = ["OPTION_NAMES", "build_parser"]
 

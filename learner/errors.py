@@ -6,7 +6,7 @@ The hierarchy::
     ├── ConfigError          (also a ValueError)
     ├── BrowserNotFound
     ├── FetchError
-    ├── GateRefused          (learner.publish)
+    ├── GateRefused          (learner.run.publish)
     └── RenderError
         ├── RenderTimeout
         └── NavigationFailed

@@ -46,14 +46,14 @@ class Rendering:
     or a plugin. A page that cannot renders the same from the same bytes, whatever its URL."""
     marks: tuple[str, ...] = ()
     """The URLs the page marks as itself (current links, selected options, its canonical
-    link; at most 50): where :mod:`learner.marks` reads the values it calls its own."""
+    link; at most 50): where :mod:`learner.render.marks` reads the values it calls its own."""
 
 
 @dataclass(frozen=True, slots=True)
 class PairOutcome:
     """The comparison of an original URL's page with a candidate URL's page.
 
-    ``cause`` is a :class:`learner.decision.Cause` value (why the outcome is what it is);
+    ``cause`` is a :class:`learner.judge.decision.Cause` value (why the outcome is what it is);
     ``evidence`` holds the measurements, the statuses, the renders' readiness and, whenever
     the original rendered, a stable digest of its text (``original_text``) and its path
     (``original_path``), which the site-level checks read. Everything a verdict depends on

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))  # the script runs from a checkout, not an install
 from PIL import Image  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
-from learner.browser import CHROMIUM_ARGS, find_browser  # noqa: E402
-from learner.report import write_report  # noqa: E402
+from learner.render.browser import CHROMIUM_ARGS, find_browser  # noqa: E402
+from learner.report.build import write_report  # noqa: E402
 
 logger = logging.getLogger(__name__)
 

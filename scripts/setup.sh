@@ -44,7 +44,7 @@ fi
 
 # A browser: Playwright's own Chromium if the user has it, else a system Chromium; on a
 # Debian or Ubuntu machine without either, install Debian's package when we are allowed to.
-if ! "$VENV/bin/python" -m learner.browser >/dev/null 2>&1; then
+if ! "$VENV/bin/python" -m learner.render.browser >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: installing Debian's chromium package" >&2
         apt_install chromium

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from learner.config import RenderSettings
-from learner.renderer import Renderer
+from learner.render.renderer import Renderer
 from tests.plugins.engine_guard import ENGINE_FIXTURES, pytest_collection_modifyitems
 
 

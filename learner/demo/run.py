@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
 from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
 from learner.errors import ConfigError
-from learner.progress import Progress
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
+from learner.run.crawl import CrawlResult, crawl
+from learner.run.progress import Progress
 from samepage import LearnedFormatError, load_learned
 
 __all__ = ["MARKER", "claim_folders", "learn_demo"]

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from learner.verdicts import VerdictCause
+from learner.judge.verdicts import VerdictCause
 from tests.apps.server import AppServer
 from tests.apps.trac_populate import OWNERS, STATUSES, WIKI_PAGES
 from tests.apps.truth import Expected, neutral, non_neutral

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from learner.verdicts import VerdictCause
+from learner.judge.verdicts import VerdictCause
 from samepage import LearnedSet, ParamVerdict
 
 __all__ = ["Expected", "neutral", "non_neutral", "studied"]

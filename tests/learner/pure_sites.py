@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from learner.model import PairOutcome
-from learner.sampling import PatternGroup
+from learner.plan.sampling import PatternGroup
 
 Site = Callable[[str], str | None]
 Compare = Callable[[str, str], Awaitable[PairOutcome]]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from learner.verdicts import cause_of
+from learner.judge.verdicts import cause_of
 from tests.apps.server import AppServer
 from tests.apps.truth import studied
 from tests.plugins.apps import AppRun, ServedApp

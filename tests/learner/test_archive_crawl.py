@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from learner.archive_evidence import load_archive
-from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import Request, Response, Site, SiteServer
-from learner.report import write_report
-from learner.targets import parse_target
+from learner.judge.archive import load_archive
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.report.build import write_report
+from learner.run.crawl import CrawlResult, crawl
 from tests.archive_fixtures import Shot, write_cdxj
 from tests.plugins.crawl import CONFIG
 

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from learner.archive_evidence import MAX_SHARED, ArchiveEvidence, load_archive
-from learner.decision import Cause
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import ConfigError
-from learner.fetch import fetch
-from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy
-from learner.progress import Progress
-from learner.renderer import Renderer
-from learner.samples import PatternPages, SampleRunner, SiteCounters
-from learner.sampling import without_param
-from learner.store import RunStore
+from learner.judge.archive import MAX_SHARED, ArchiveEvidence, load_archive
+from learner.judge.decision import Cause
+from learner.net.fetch import fetch
+from learner.net.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.plan.sampling import without_param
+from learner.render.renderer import Renderer
+from learner.run.progress import Progress
+from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
+from learner.run.store import RunStore
 from samepage.archives import Capture
 from tests.archive_fixtures import Shot, sha1_digest, write_cdxj, write_warc
 from tests.site.learner_settings import SUITE_CONFIG
@@ -245,7 +245,7 @@ def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
 
 
 def test_samples_from_the_archive_do_not_count_as_rendered_urls() -> None:
-    from learner.defaults import _rendered
+    from learner.judge.defaults import _rendered
     from samepage import ParamVerdict, PatternEntry
 
     rendered = {"url": "https://s.example/p?id=1&ref=a", "candidate": "https://s.example/p?ref=a"}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from learner.cli import main
-from learner.plan_file import read_plan
+from learner.plan.files import read_plan
 from tests.archive_fixtures import Shot, write_cdxj, write_warc
 from tests.plugins.engines import engine
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from learner import browser
-from learner.browser import CHROMIUM_ARGS, BrowserChoice, find_browser, resolver_rules
 from learner.errors import BrowserNotFound, ConfigError
+from learner.render import browser
+from learner.render.browser import CHROMIUM_ARGS, BrowserChoice, find_browser, resolver_rules
 from tests.plugins.engines import engine
 
 

@@ -5,9 +5,9 @@ A site here is a pure function from URL to page content, so every verdict can be
 
 from __future__ import annotations
 
-from learner.classify import classify_pattern
 from learner.config import LearnerConfig
-from learner.sampling import param_values
+from learner.judge.classify import classify_pattern
+from learner.plan.sampling import param_values
 from tests.learner.pure_sites import comparer, pattern_group
 
 
@@ -128,7 +128,7 @@ async def test_joint_check_that_cannot_render_keeps_everything() -> None:
 
 
 def test_observed_urls_are_rendered_as_observed_and_wrappers_as_their_target() -> None:
-    from learner.sampling import group_by_pattern, keep_only, without_param
+    from learner.plan.sampling import group_by_pattern, keep_only, without_param
     from samepage import MIQPSNormalizer
 
     observed = "http://s.example/list/?sort=new&%69d=7&utm_source=x"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from learner.browser import BrowserChoice
 from learner.cli import main
 from learner.cli_options import build_parser
 from learner.config import build_config
 from learner.errors import ConfigError
+from learner.render.browser import BrowserChoice
 from samepage import DomainEntry, LearnedSet, dump_learned
 
 

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from learner.browser import BrowserChoice
-from learner.crawl import CrawlResult
 from learner.demo.server import SiteServer
-from learner.plan import DomainPlan, PlanSettings
-from learner.plan_file import read_plan, write_plan
-from learner.plan_logs import plan_files
-from learner.targets import parse_target
+from learner.plan.domains import DomainPlan, PlanSettings
+from learner.plan.files import read_plan, write_plan
+from learner.plan.logs import plan_files
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.run.crawl import CrawlResult
 from samepage import load_learned
 from tests.plugins.engines import engine
 from tests.site.checks import verdicts
@@ -84,8 +84,8 @@ async def _run_and_kill(
     attempts: int,
     kill_after: int,
 ) -> tuple[CrawlResult, int]:
-    from learner.cluster import crawl_on_ray
-    from learner.ray_worker import domain_folder
+    from learner.cluster.driver import crawl_on_ray
+    from learner.cluster.worker import domain_folder
 
     actors: dict[str, Any] = {}
     assigned = asyncio.Event()
@@ -138,7 +138,7 @@ async def test_an_actor_killed_mid_domain_is_retried_and_publishes_the_same_set(
     # The retry read back what the killed actor had checkpointed, and redid none of it.
     assert at_kill >= 2
     assert stats["domains"][HOST]["resumed_comparisons"] >= at_kill
-    from learner.ray_worker import domain_folder
+    from learner.cluster.worker import domain_folder
 
     records = [
         json.loads(line)["pair"]

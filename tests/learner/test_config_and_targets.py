@@ -9,7 +9,7 @@ import pytest
 
 from learner.config import LearnerConfig, build_config, read_config_file
 from learner.errors import ConfigError
-from learner.targets import parse_target, read_targets
+from learner.plan.targets import parse_target, read_targets
 
 
 def test_defaults_file_then_command_line(tmp_path: Path) -> None:

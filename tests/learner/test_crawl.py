@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, GateRefused, crawl
 from learner.demo.server import Response, Site, SiteServer
-from learner.targets import parse_target
-from learner.verdicts import cause_of
+from learner.judge.verdicts import cause_of
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.run.crawl import CrawlResult, GateRefused, crawl
 from samepage import load_learned
 from tests.plugins.crawl import CONFIG, TARGETS
 from tests.site.checks import assert_merges_only_same_pages, verdicts

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from learner.decision import Cause, Decision, Need, Shot, decide
-from learner.fingerprint import Fingerprint
+from learner.judge.decision import Cause, Decision, Need, Shot, decide
+from learner.judge.fingerprint import Fingerprint
 
 ORIGINAL = "http://s.test/p?id=1&ref=a"
 CANDIDATE = "http://s.test/p?id=1"

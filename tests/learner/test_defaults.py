@@ -17,18 +17,18 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice
-from learner.classify import Compare
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
-from learner.defaults import candidate_values, value_samples
 from learner.demo.server import SiteServer
-from learner.diff import diff_learned
-from learner.joint_defaults import check_joint_defaults
+from learner.judge.classify import Compare
+from learner.judge.defaults import candidate_values, value_samples
+from learner.judge.joint_defaults import check_joint_defaults
 from learner.model import PairOutcome
-from learner.report import write_report
-from learner.sampling import PatternGroup, group_by_pattern
-from learner.targets import parse_target
+from learner.plan.sampling import PatternGroup, group_by_pattern
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.report.build import write_report
+from learner.run.crawl import CrawlResult, crawl
+from learner.run.diff import diff_learned
 from samepage import DefaultValue, MIQPSNormalizer, ParamVerdict
 from tests.site.checks import assert_merges_only_same_pages, learned_defaults, verdicts
 from tests.site.defaults import (

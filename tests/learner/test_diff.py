@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from learner.diff import diff_learned, format_diff, gate
+from learner.run.diff import diff_learned, format_diff, gate
 from samepage import LearnedSet
 from tests.plugins.engines import need_extra
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from learner.demo.server import LoggedRequest, Response, Site, SiteServer
-from learner.discovery import discover, extract_links, parse_sitemap
-from learner.fetch import fetch
-from learner.politeness import RobotsPolicy
+from learner.net.discovery import discover, extract_links, parse_sitemap
+from learner.net.fetch import fetch
+from learner.net.politeness import RobotsPolicy
 from tests.site.fixture import NEVER_FETCHED
 
 UA = "samepage-learner/0.2"

@@ -13,8 +13,8 @@ import pytest
 
 from learner.demo.server import SiteServer
 from learner.errors import ConfigError, FetchError
-from learner.fetch import FetchResult, fetch
-from learner.resolve import parse_resolve
+from learner.net.fetch import FetchResult, fetch
+from learner.net.resolve import parse_resolve
 
 UA = "samepage-learner-test/1.0"
 

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from learner.config import RenderSettings
-from learner.fingerprint import MAX_NOISE, TILE, Fingerprint, compare, fingerprint
-from learner.renderer import Renderer, Rendering
+from learner.judge.fingerprint import MAX_NOISE, TILE, Fingerprint, compare, fingerprint
+from learner.render.renderer import Renderer, Rendering
 
 SHOP = "http://shop.test"
 

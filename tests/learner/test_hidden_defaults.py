@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from learner import defaults
-from learner.browser import BrowserChoice
-from learner.classify import Compare
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
-from learner.defaults import (
+from learner.demo.server import SiteServer
+from learner.judge import defaults
+from learner.judge.classify import Compare
+from learner.judge.defaults import (
     candidate_values,
     learn_defaults,
     marked_values,
@@ -28,11 +27,12 @@ from learner.defaults import (
     value_samples,
     with_value,
 )
-from learner.demo.server import SiteServer
-from learner.marks import MAX_MARKS, page_marks
 from learner.model import PairOutcome
-from learner.sampling import PatternGroup, group_by_pattern
-from learner.targets import parse_target
+from learner.plan.sampling import PatternGroup, group_by_pattern
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.render.marks import MAX_MARKS, page_marks
+from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, ParamVerdict, PatternEntry, path_template
 from tests.learner.hidden_defaults_site import (
     HIDDEN_DEFAULTS,

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-from learner.images import difference_overlay, thumbnail
+from learner.judge.images import difference_overlay, thumbnail
 
 
 def _png(size: tuple[int, int], boxes: tuple[tuple[int, int, int, int], ...] = ()) -> bytes:

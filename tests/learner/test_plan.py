@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from benchmarks.bench_plan import domains, generate_log
 from learner.cli import _read_urls, main
 from learner.errors import ConfigError
-from learner.plan import DomainPlan, PlanSettings, plan_urls
-from learner.plan_file import plan_rows, read_plan, write_plan
-from learner.plan_logs import plan_files
-from learner.sampling import MAX_GROUP_URLS, group_by_pattern, without_param
-from learner.targets import parse_target
+from learner.plan.domains import DomainPlan, PlanSettings, plan_urls
+from learner.plan.files import plan_rows, read_plan, write_plan
+from learner.plan.logs import plan_files
+from learner.plan.sampling import MAX_GROUP_URLS, group_by_pattern, without_param
+from learner.plan.targets import parse_target
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
 from tests.site.fixture import FIXTURE_HOSTS, observed_urls
@@ -173,7 +173,7 @@ def test_crawl_refuses_options_that_contradict_the_plan(
 
 def test_the_single_process_learner_does_not_import_ray() -> None:
     code = (
-        "import sys, learner.cli, learner.crawl, learner.plan, learner.plan_file; "
+        "import sys, learner.cli, learner.run.crawl, learner.plan.domains, learner.plan.files; "
         "sys.exit(any(m == 'ray' or m.startswith('ray.') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

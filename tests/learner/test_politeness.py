@@ -12,8 +12,8 @@ import pytest
 
 from learner.demo.server import Request, Response, Site, SiteServer
 from learner.errors import ConfigError, FetchError
-from learner.fetch import FetchResult, PageFetcher, fetch
-from learner.politeness import (
+from learner.net.fetch import FetchResult, PageFetcher, fetch
+from learner.net.politeness import (
     HostLimiter,
     RetryPolicy,
     RobotsPolicy,
@@ -22,7 +22,7 @@ from learner.politeness import (
     polite_fetcher,
     with_retries,
 )
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
 
 UA = "samepage-learner/0.2 (+https://example.invalid)"
 

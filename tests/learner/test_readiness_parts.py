@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from learner.config import RenderSettings
-from learner.renderer import Renderer
+from learner.render.renderer import Renderer
 from tests.learner.page_parts import PART_PAGES, PARTS, PartPage
 
 pytestmark = pytest.mark.browser

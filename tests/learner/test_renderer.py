@@ -9,11 +9,11 @@ import io
 import pytest
 from PIL import Image
 
-from learner.browser import BrowserChoice
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import NavigationFailed, RenderCause, RenderTimeout
-from learner.renderer import Renderer, Rendering
+from learner.render.browser import BrowserChoice
+from learner.render.renderer import Renderer, Rendering
 from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
 
 pytestmark = pytest.mark.browser

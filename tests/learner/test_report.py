@@ -13,10 +13,10 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-from learner.browser import CHROMIUM_ARGS, BrowserChoice
-from learner.crawl import CrawlResult
 from learner.errors import ConfigError
-from learner.report import write_report
+from learner.render.browser import CHROMIUM_ARGS, BrowserChoice
+from learner.report.build import write_report
+from learner.run.crawl import CrawlResult
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -272,7 +272,7 @@ def test_the_report_shows_conflicts_between_patterns(tmp_path: Path) -> None:
 
 def _as_ray_run(single: Path, ray_run: Path) -> int:
     """Lay out a single-process run folder as a Ray run does; how many domain folders."""
-    from learner.ray_worker import domain_folder
+    from learner.cluster.worker import domain_folder
 
     for name in ("learned.json", "stats.json"):
         shutil.copyfile(single / name, ray_run / name)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from learner.browser import BrowserChoice, resolver_rules
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import ConfigError
-from learner.fetch import fetch
-from learner.renderer import Renderer
-from learner.resolve import parse_resolve, resolve_entries, target_for
+from learner.net.fetch import fetch
+from learner.net.resolve import parse_resolve, resolve_entries, target_for
+from learner.render.browser import BrowserChoice, resolver_rules
+from learner.render.renderer import Renderer
 
 
 def _site() -> Site:

@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from learner.browser import BrowserChoice
 from learner.config import RenderSettings
 from learner.demo.server import Request, Response, Site, SiteServer
-from learner.fetch import fetch
-from learner.politeness import HostLimiter, RetryPolicy, RobotsPolicy
-from learner.progress import Progress
-from learner.renderer import Renderer
-from learner.samples import PatternPages, SampleRunner, SiteCounters
-from learner.store import RunStore
+from learner.net.fetch import fetch
+from learner.net.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.render.browser import BrowserChoice
+from learner.render.renderer import Renderer
+from learner.run.progress import Progress
+from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
+from learner.run.store import RunStore
 from tests.site.learner_settings import SUITE_CONFIG
 
 pytestmark = pytest.mark.browser

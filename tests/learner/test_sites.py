@@ -15,7 +15,7 @@ import pytest
 from learner.demo.server import SiteServer
 from learner.demo.sites import DEMO_HOSTS, demo_sites, demo_urls
 from learner.errors import FetchError
-from learner.fetch import FetchResult, fetch
+from learner.net.fetch import FetchResult, fetch
 from tests.site.fixture import (
     FIXTURE_HOSTS,
     HUGE_ROWS,

@@ -10,7 +10,7 @@ import pytest
 
 from learner.errors import ConfigError
 from learner.model import PairOutcome
-from learner.store import RunStore
+from learner.run.store import RunStore
 
 
 async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(

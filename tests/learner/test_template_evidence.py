@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from learner.classify import classify_pattern
 from learner.config import LearnerConfig
-from learner.diff import SHARED, diff_learned, gate
-from learner.evidence import Spread, Tally, coverage, covered_share, share_gap
+from learner.judge.classify import classify_pattern
+from learner.judge.shared import shared_evidence
+from learner.judge.tally import Spread, Tally, coverage, covered_share, share_gap
+from learner.judge.verdicts import account, cause_of
 from learner.model import PairOutcome
-from learner.sampling import choose_samples, param_values, template_of
-from learner.shared_evidence import shared_evidence
-from learner.verdicts import account, cause_of
+from learner.plan.sampling import choose_samples, param_values, template_of
+from learner.run.diff import SHARED, diff_learned, gate
 from samepage import (
     DefaultValue,
     DomainEntry,

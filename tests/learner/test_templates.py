@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import Request, Response, Site, SiteServer
-from learner.report import write_report
-from learner.targets import parse_target
-from learner.verdicts import cause_of
+from learner.judge.verdicts import cause_of
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.report.build import write_report
+from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, same_page
 from tests.site.learner_settings import SUITE_CONFIG
 

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice
 from learner.config import LearnerConfig
-from learner.crawl import CrawlResult, crawl
 from learner.demo.server import SiteServer
-from learner.report import write_report
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
+from learner.report.build import write_report
+from learner.run.crawl import CrawlResult, crawl
 from samepage import load_learned
 from tests.site.checks import assert_merges_only_same_pages, verdicts
 from tests.site.learner_settings import SUITE_CONFIG

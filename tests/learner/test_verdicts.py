@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from learner.judge.verdicts import Account, VerdictCause, account, cause_of, warnings
 from learner.model import PairOutcome
-from learner.verdicts import Account, VerdictCause, account, cause_of, warnings
 from samepage import ParamVerdict, PatternEntry
 
 

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
 from tests.apps.registry import APPS, APPS_CONFIG, App
 from tests.apps.server import AppServer
 from tests.plugins.browser import under_ci
 
 if TYPE_CHECKING:
-    from learner.crawl import CrawlResult
+    from learner.run.crawl import CrawlResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ async def app_run(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AppRun:
     """The learner's crawl of one application, with the suite's settings."""
-    from learner.crawl import crawl  # the learner's extra
+    from learner.run.crawl import crawl  # the learner's extra
 
     app = served_app.app
     folder = tmp_path_factory.mktemp(f"{app.name}-crawl")

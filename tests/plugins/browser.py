@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice, find_browser
 from learner.config import RenderSettings
 from learner.demo.server import SiteServer
 from learner.errors import BrowserNotFound
+from learner.render.browser import BrowserChoice, find_browser
 
 if TYPE_CHECKING:
-    from learner.renderer import Renderer
+    from learner.render.renderer import Renderer
 
 # Small pages need no tall captures; a short timeout keeps the hostile pages quick.
 TEST_SETTINGS = RenderSettings(
@@ -97,7 +97,7 @@ async def renderer(
     browser_choice: BrowserChoice, render_server: SiteServer, render_settings: RenderSettings
 ) -> AsyncIterator[Renderer]:
     """One Renderer (one browser) for the whole test run."""
-    from learner.renderer import Renderer  # Playwright: the learner's extra
+    from learner.render.renderer import Renderer  # Playwright: the learner's extra
 
     async with Renderer(
         render_settings,

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
-from learner.browser import BrowserChoice
 from learner.demo.server import SiteServer
-from learner.targets import parse_target
+from learner.plan.targets import parse_target
+from learner.render.browser import BrowserChoice
 from tests.site.fixture import FIXTURE_HOSTS, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 
 if TYPE_CHECKING:
-    from learner.crawl import CrawlResult
+    from learner.run.crawl import CrawlResult
 
 CONFIG = SUITE_CONFIG
 TARGETS = [parse_target(f"http://{host}") for host in FIXTURE_HOSTS]
@@ -26,7 +26,7 @@ async def fixture_run(
     browser_choice: BrowserChoice,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> CrawlResult:
-    from learner.crawl import crawl  # the learner's extra
+    from learner.run.crawl import crawl  # the learner's extra
 
     folder = tmp_path_factory.mktemp("crawl")
     return await crawl(

@@ -153,9 +153,9 @@ def _check_dedupe(source: Path, values: list[Any], folder: Path) -> None:
 
 
 def _check_plan(source: Path, values: list[Any]) -> None:
-    from learner.plan import PlanSettings, plan_urls
-    from learner.plan_logs import plan_files
-    from learner.targets import parse_target
+    from learner.plan.domains import PlanSettings, plan_urls
+    from learner.plan.logs import plan_files
+    from learner.plan.targets import parse_target
 
     plan_settings = PlanSettings(top_patterns=3, samples=2, seed=0)
     targets = [parse_target("a.example"), parse_target("http://a.example:8080")]

@@ -1,0 +1,1 @@
+"""The learner on a Ray cluster (needs Ray)."""

@@ -1,0 +1,1 @@
+"""Judging renders: fingerprints and comparisons, sample decisions, verdicts, defaults."""

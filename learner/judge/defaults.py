@@ -1,0 +1,493 @@
+"""Default values: the values of a kept parameter that render the page without it.
+
+``page=1``, ``sort=relevance``, ``tab=description``: a parameter that matters can still have
+values that mean "nothing". After a pattern's parameters are decided, each kept one has
+candidate values tested, one at a time until one holds: first those the parameter's own
+test points at, however rarely the log spells them (a menu links to ``/list``, not to
+``/list?lang=en``): a value whose removal showed the same page in that test, and a value
+the page without the parameter marks as its own (its current language link, active tab,
+selected option, canonical link; :mod:`learner.render.marks`, read from the renders that test
+made); then its ``default_values`` most frequent values. For a value *v* of parameter *p*,
+a sample is an observed URL whose only *p* is ``p=v`` (or, in a context where none is, an
+observed URL with its one *p* set to *v*), compared (through the same ``compare``, so by
+:func:`learner.judge.decision.decide`, with its renders shared and checkpointed) with the URL
+the normalizer would make of it: without *p* and without the pattern's neutral
+parameters.
+
+A value is a default only when all of these hold:
+
+- at least ``min_samples`` samples came out "same", each in its own context (path and
+  values of the other parameters);
+- no sample changed and no sample failed (testing stops at the first that does: a wrong
+  default merges distinct pages silently, so any doubt keeps the value);
+- the successful samples cover ``min_contexts`` paths and values of the other parameters,
+  where the pattern has them: the normalizer applies a default to every URL of the pattern.
+
+Values observed in too few contexts to meet these are not tested at all, and a value whose
+removal already changed the page in the parameter's own test is rejected on that evidence:
+neither costs a render. Defaults of several parameters leave one URL together only after
+the joint check of :mod:`learner.judge.joint_defaults`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from learner.config import LearnerConfig
+from learner.judge.classify import Compare
+from learner.judge.joint_defaults import check_joint_defaults
+from learner.judge.tally import Spread, Tally, coverage, coverage_gap, share_gap
+from learner.judge.verdicts import cause_of
+from learner.plan.sampling import (
+    Context,
+    PatternGroup,
+    context_of,
+    keep_only,
+    param_values,
+)
+from samepage import DefaultValue, ParamVerdict, PatternEntry, path_template, pattern_key
+
+__all__ = [
+    "candidate_values",
+    "learn_defaults",
+    "marked_values",
+    "same_values",
+    "value_samples",
+    "with_value",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    """One value tested (or rejected on the parameter test's evidence)."""
+
+    value: str
+    default: DefaultValue | None
+    why: dict[str, Any]
+    """The evidence and reason of a rejection (empty for a default)."""
+
+    @property
+    def samples(self) -> list[dict[str, Any]]:
+        """The samples the value was tested on (or rejected by)."""
+        found = self.default.extra if self.default is not None else self.why
+        return list(found.get("samples", ()))
+
+
+def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Context]]:
+    """Index and context of each URL of ``group`` whose only ``name`` is ``value``."""
+    return [
+        (i, context_of(static, name))
+        for i, static in enumerate(group.statics)
+        if param_values(static, name) == (value,)
+    ]
+
+
+def with_value(url: str, name: str, value: str) -> str:
+    """An observed URL with the value of parameter ``name`` replaced by ``value``.
+
+    Names are read as the normaliser reads them; everything else stays as observed: order,
+    spelling, other parameters. ``value`` is spelled as in a normalised URL.
+
+    >>> with_value("https://s.example/p/?b=2&%61=1&c=3#top", "a", "en")
+    'https://s.example/p/?b=2&%61=en&c=3#top'
+    """
+    head, hash_, fragment = url.partition("#")
+    base, mark, query = head.partition("?")
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}/?"
+    pieces = [
+        f"{piece.partition('=')[0]}={value}"
+        if piece and pattern_key(origin + piece) == name
+        else piece
+        for piece in query.split("&")
+    ]
+    return f"{base}{mark}{'&'.join(pieces)}{hash_}{fragment}"
+
+
+MIN_SHARE = 0.1
+"""The least share of a pattern's URLs a frequent value must have to be tested as a default.
+
+A value rarer than this (one id of hundreds) is not worth the renders unless the
+parameter's own test points at it (:func:`same_values`, :func:`marked_values`).
+"""
+
+
+def _ranked(counts: Counter[str]) -> list[str]:
+    return sorted(counts, key=lambda v: (-counts[v], v))
+
+
+def same_values(group: PatternGroup, name: str, verdict: ParamVerdict) -> list[str]:
+    """Values whose removal showed the same page in the parameter's own test, most first.
+
+    >>> urls = ("https://s.example/l?lang=en", "https://s.example/l?lang=fr")
+    >>> samples = [{"url": u, "outcome": o} for u, o in zip(urls, ("same", "changed"))]
+    >>> same_values(PatternGroup("lang", urls, 2), "lang",
+    ...             ParamVerdict("non-neutral", 2, 1, extra={"samples": samples}))
+    ['en']
+    """
+    counts: Counter[str] = Counter()
+    for sample in verdict.extra.get("samples", ()):
+        url = sample.get("url")
+        if sample.get("outcome") == "same" and url in group.urls:
+            values = param_values(group.static_of(url), name)
+            if len(values) == 1:
+                counts[values[0]] += 1
+    return _ranked(counts)
+
+
+def marked_values(marks: Iterable[Mapping[str, Any]], name: str) -> list[str]:
+    """Values of ``name`` that pages without it mark as their own, marked most often first.
+
+    ``marks`` are the ``candidate_marks`` of the parameter test's outcomes
+    (:func:`learner.render.marks.page_marks`: ``{name: [values]}`` per page).
+
+    >>> marked_values([{"lang": ["en"]}, {"lang": ["en", "fr"], "tab": ["a"]}, {}], "lang")
+    ['en', 'fr']
+    """
+    counts: Counter[str] = Counter()
+    for found in marks:
+        values = found.get(name, ())
+        if isinstance(values, list):
+            counts.update({str(v) for v in values})
+    return _ranked(counts)
+
+
+def candidate_values(
+    group: PatternGroup, name: str, config: LearnerConfig, evidence: Iterable[str] = ()
+) -> list[str]:
+    """The values of ``name`` to test as defaults, in the order to test them.
+
+    First up to ``default_values`` values the parameter's own test points at (``evidence``:
+    :func:`same_values`, then :func:`marked_values`), however rarely the log spells them;
+    then the ``default_values`` most frequent values: a value must be the parameter's only
+    value in at least ``min_samples`` URLs with pairwise different contexts, and in at
+    least :data:`MIN_SHARE` of the pattern's URLs; ties in frequency go to the smaller
+    value. Any value needs ``min_samples`` contexts to test it in (:func:`value_samples`).
+
+    >>> urls = [f"https://s.example/l?page={p}&q={q}" for p in (1, 2) for q in "abc"]
+    >>> group = PatternGroup("page&q", tuple(urls), 6)
+    >>> candidate_values(group, "page", LearnerConfig(default_values=1))
+    ['1']
+    >>> candidate_values(group, "page", LearnerConfig(default_values=1), ["0", "1"])
+    ['0', '1']
+    """
+    counts: Counter[str] = Counter()
+    for static in group.statics:
+        values = param_values(static, name)
+        if len(values) == 1:
+            counts[values[0]] += 1
+    least = MIN_SHARE * len(group.statics)
+    supported = [
+        v
+        for v in _ranked(counts)
+        if counts[v] >= least
+        and len({c for _, c in _contexts(group, name, v)}) >= config.min_samples
+    ]
+    pointed: list[str] = []
+    if len(_pool(group, name, "")) >= config.min_samples:
+        pointed = list(dict.fromkeys(evidence))[: config.default_values]
+    return list(dict.fromkeys([*pointed, *supported[: config.default_values]]))
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """An observed URL a sample of a value can be made of, in its context."""
+
+    index: int
+    context: Context
+    observed: bool
+    """Whether the URL carries the value as observed (else it is built with it)."""
+
+
+def _pool(group: PatternGroup, name: str, value: str) -> dict[Context, list[_Source]]:
+    """The URLs that can carry ``name=value``, by context: every URL with one ``name``."""
+    pool: dict[Context, list[_Source]] = {}
+    for index, static in enumerate(group.statics):
+        values = param_values(static, name)
+        if len(values) == 1:
+            context = context_of(static, name)
+            pool.setdefault(context, []).append(_Source(index, context, values[0] == value))
+    return pool
+
+
+def _picks(
+    group: PatternGroup,
+    name: str,
+    value: str,
+    size: int,
+    seed: str,
+    cost: Callable[[str], int],
+) -> tuple[list[tuple[str, Context]], int]:
+    """Samples of ``name=value`` with their contexts (see :func:`value_samples`).
+
+    Also returns how many of them come first, one per path template.
+    """
+    order = list(range(len(group.urls)))
+    random.Random(seed).shuffle(order)
+    rank = {index: n for n, index in enumerate(order)}
+
+    def url_of(source: _Source) -> str:
+        url = group.urls[source.index]
+        return url if source.observed else with_value(url, name, value)
+
+    found = [s for sources in _pool(group, name, value).values() for s in sources]
+    found.sort(key=lambda s: (cost(url_of(s)), not s.observed, rank[s.index]))
+    shares = Counter(path_template(urlsplit(static).path) for static in group.statics)
+    templates = sorted(shares, key=lambda t: (-shares[t], t))
+    picks: list[_Source] = []
+    contexts: set[Context] = set()
+
+    def pick(source: _Source) -> None:
+        picks.append(source)
+        contexts.add(source.context)
+
+    for template in templates:  # one sample per path template, the largest share first
+        for source in found:
+            if len(picks) < size and path_template(source.context[0]) == template:
+                pick(source)
+                break
+    templates_picked = len(picks)
+    for new_path_only in (True, False):  # then new paths, then new companion values
+        for source in found:
+            if len(picks) == size:
+                break
+            paths = {s.context[0] for s in picks}
+            if source.context in contexts or (new_path_only and source.context[0] in paths):
+                continue
+            pick(source)
+    return [(url_of(s), s.context) for s in picks], templates_picked
+
+
+def value_samples(
+    group: PatternGroup,
+    name: str,
+    value: str,
+    size: int,
+    seed: str,
+    cost: Callable[[str], int] = lambda url: 0,
+) -> list[str]:
+    """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
+
+    A sample is an observed URL whose only ``name`` is ``value``, or, in a context where
+    no URL carries the value, an observed URL whose only ``name`` is another value, with
+    the value replaced (:func:`with_value`): a value the log rarely spells is tested in
+    the pattern's real contexts. One path template after another comes first, the
+    template with the largest share of the pattern's URLs first (the normalizer applies a
+    default to every URL of the pattern), then new paths, then new values of the other
+    parameters. Within each, the URLs whose sample would cost the fewest new renders
+    (``cost``) come first, then observed URLs before built ones, then the pattern's seeded
+    order. The rules on contexts do not depend on ``cost``, which only chooses among URLs
+    that bring an equally new context: sharing renders never narrows the evidence.
+
+    >>> urls = ("https://s.example/a/1?lang=fr", "https://s.example/a/2?lang=de")
+    >>> sorted(value_samples(PatternGroup("lang", urls, 2), "lang", "en", 2, "seed"))
+    ['https://s.example/a/1?lang=en', 'https://s.example/a/2?lang=en']
+    """
+    return [url for url, _ in _picks(group, name, value, size, seed, cost)[0]]
+
+
+def _gap(found: Mapping[str, Any], config: LearnerConfig) -> str:
+    """What the samples of a value still lack: contexts, or templates holding ``min_share``.
+
+    The normalizer drops a default from every URL of the pattern, so, as for a neutral
+    verdict, the templates it was shown on must hold most of the pattern's URLs.
+    """
+    return coverage_gap(found, config.min_contexts) or share_gap(found, config.min_share)
+
+
+async def _test_value(
+    name: str,
+    value: str,
+    group: PatternGroup,
+    samples: list[tuple[str, Context]],
+    templates: int,
+    candidate: Callable[[str], str],
+    config: LearnerConfig,
+    compare: Compare,
+) -> _Trial:
+    """Test one value on its samples; stop at the first sample that is not "same".
+
+    Testing also ends once the value is proven: ``min_samples`` samples came out the same,
+    covering the contexts the rules ask for and every path template the samples start with
+    (``templates``); each further sample would cost about two renders.
+    """
+    tally = Tally()
+    spread = Spread.of(group, name)
+    for n, (url, context) in enumerate(samples, 1):
+        outcome = await compare(url, candidate(url))
+        tally.add(outcome, context)
+        if outcome.outcome != "same":
+            break
+        proven = tally.tested >= config.min_samples and n >= templates
+        if proven and not _gap(coverage(tally, spread), config):
+            break
+    found = coverage(tally, spread)
+    evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
+    counts = {"tested": tally.tested, "changed": tally.changed, "failed": tally.failed}
+    reason = ""
+    if tally.changed:
+        reason = "the page changed without the parameter"
+    elif tally.failed:
+        reason = "a sample could not be decided (" + "; ".join(tally.reasons[:3]) + ")"
+    elif tally.tested < config.min_samples:
+        reason = f"only {tally.tested} context(s) with this value; {config.min_samples} needed"
+    else:
+        reason = _gap(found, config)
+    if reason:
+        return _Trial(value, None, {**evidence, **counts, "reason": reason})
+    return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {})
+
+
+def _changed_values(
+    group: PatternGroup, name: str, verdict: ParamVerdict
+) -> dict[str, dict[str, Any]]:
+    """Values whose removal changed the page in the parameter test, with that sample."""
+    out: dict[str, dict[str, Any]] = {}
+    for sample in verdict.extra.get("samples", ()):
+        url = sample.get("url")
+        if sample.get("outcome") != "changed" or url not in group.urls:
+            continue
+        values = param_values(group.static_of(url), name)
+        if len(values) == 1:
+            reason = "the page changed without the parameter, in the parameter's own test"
+            out.setdefault(values[0], {"samples": [sample], "reason": reason})
+    return out
+
+
+def _rendered(entry: PatternEntry) -> set[str]:
+    """The URLs the pattern's tests so far have rendered (read from their outcomes).
+
+    Read from the recorded samples rather than the render cache, so a run resumed from its
+    checkpoint, which renders nothing, picks the very same samples.
+    """
+    samples = [s for v in entry.params.values() for s in v.extra.get("samples", ())]
+    samples += entry.extra.get("joint_checks", ())
+    return _urls_rendered(samples)
+
+
+def _urls_rendered(samples: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The URLs of ``samples``, but for samples a web archive decided (not rendered)."""
+    return {
+        url
+        for s in samples
+        if s.get("from") != "archive"
+        for url in (s.get("url"), s.get("candidate"))
+        if url
+    }
+
+
+FROM_EVIDENCE = True
+"""Whether the values the parameter test points at are candidates (:func:`candidate_values`).
+
+Always on in a run; ``benchmarks/bench_defaults.py`` turns it off to measure what it adds.
+"""
+
+
+async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, Any]]:
+    """The ``candidate_marks`` of the parameter test's outcomes.
+
+    Read back through ``compare``: every one of these samples was judged already, so it
+    answers from the run's checkpoint and renders nothing, and a run resumed from its
+    checkpoint reads the very same marks. Samples a web archive decided rendered nothing.
+    """
+    found: list[Mapping[str, Any]] = []
+    for sample in verdict.extra.get("samples", ()):
+        url, candidate = sample.get("url"), sample.get("candidate")
+        if sample.get("from") == "archive" or not url or not candidate:
+            continue
+        marks = (await compare(url, candidate)).evidence.get("candidate_marks")
+        if isinstance(marks, dict):
+            found.append(marks)
+    return found
+
+
+async def learn_defaults(
+    group: PatternGroup, entry: PatternEntry, config: LearnerConfig, compare: Compare, *, seed: str
+) -> PatternEntry:
+    """``entry`` with the default values of its kept parameters learned.
+
+    Each kept parameter's candidate values (:func:`candidate_values`: those its own test
+    points at, then the most frequent) are tested one at a time, in that order, until one
+    becomes a default (a parameter rarely has two values that both mean "nothing"; one not
+    tested stays a kept value). The parameters are tested side by side, and each value's
+    samples are the URLs whose renders exist already where the contexts allow
+    (:func:`value_samples`).
+
+    Args:
+        group: the pattern and its URLs.
+        entry: the pattern's verdicts (after the joint check).
+        config: ``default_values``, ``samples``, ``min_samples`` and ``min_contexts``.
+        compare: renders and compares two URLs, as for the parameter tests.
+        seed: the pattern's seed, as given to :func:`learner.judge.classify.classify_pattern`.
+    """
+    if config.default_values == 0:
+        return entry
+    names = group.names
+    kept = {n for n, v in entry.params.items() if not v.neutral}
+    found: dict[str, list[_Trial]] = {name: [] for name in names}
+    queues: dict[str, list[str]] = {}
+    for name in names:
+        verdict = entry.params[name]
+        if name not in kept or cause_of(verdict).gave_up:
+            continue
+        changing = _changed_values(group, name, verdict)
+        pointed: list[str] = []
+        if FROM_EVIDENCE:
+            marked = marked_values(await _marks(verdict, compare), name)
+            pointed = [*same_values(group, name, verdict), *marked]
+        for value in candidate_values(group, name, config, pointed):
+            if value in changing:
+                found[name].append(_Trial(value, None, changing[value]))
+            else:
+                queues.setdefault(name, []).append(value)
+    rendered = _rendered(entry)
+
+    def new_renders(*urls: str) -> int:
+        return sum(url not in rendered for url in urls)
+
+    def test(name: str, value: str) -> Awaitable[_Trial]:
+        def reduced(url: str) -> str:
+            return keep_only(url, kept - {name}, names)
+
+        samples, templates = _picks(
+            group, name, value, config.samples, seed, lambda u: new_renders(u, reduced(u))
+        )
+        return _test_value(name, value, group, samples, templates, reduced, config, compare)
+
+    while queues:
+        batch = [(name, values.pop(0)) for name, values in queues.items()]
+        trials = await asyncio.gather(*(test(name, value) for name, value in batch))
+        for (name, _), trial in zip(batch, trials, strict=True):
+            found[name].append(trial)
+            rendered.update(_urls_rendered(trial.samples))
+            if trial.default is not None or not queues[name]:
+                del queues[name]
+    params = dict(entry.params)
+    for name, trials in found.items():
+        if trials:
+            params[name] = _with_defaults(params[name], trials)
+    joint, why = await check_joint_defaults(
+        group, params, config, compare, seed=seed, new_renders=new_renders
+    )
+    extra = {**entry.extra, "rejected_joint_defaults": why} if why else dict(entry.extra)
+    return PatternEntry(entry.urls, params, extra, joint)
+
+
+def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
+    rejected = {t.value: t.why for t in trials if t.default is None}
+    extra = {**old.extra, "rejected_defaults": rejected} if rejected else dict(old.extra)
+    return ParamVerdict(
+        old.verdict,
+        old.tested,
+        old.changed,
+        old.failed,
+        reason=old.reason,
+        extra=extra,
+        defaults={t.value: t.default for t in trials if t.default is not None},
+    )

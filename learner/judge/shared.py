@@ -1,0 +1,158 @@
+"""A domain's evidence shared across patterns, per path template and parameter name.
+
+A pattern the log spells rarely (``id&size`` once, beside a common ``color&id&size``) is not
+studied, yet its URLs are pages of templates the studied patterns sampled. For each
+(template, name), :func:`shared_evidence` combines the samples of every studied pattern that
+has the name, on URLs of that template:
+
+- any confirmed change, or a joint check that kept the name, makes it non-neutral;
+- it is neutral only with ``min_samples`` successful samples on the template across the
+  patterns, no change, and no pattern whose samples there all failed;
+- a value a pattern learned as a default from samples on the template is a default there,
+  unless a sample on the template showed that value change the page.
+
+Each verdict's ``extra["patterns"]`` lists the patterns it rests on. A pure function of the
+learned entries, so a domain resumed from its checkpoint shares exactly the same evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from learner.judge.verdicts import VerdictCause, cause_of
+from learner.plan.sampling import param_values, template_of
+from samepage import (
+    DefaultValue,
+    InvalidURL,
+    MIQPSNormalizer,
+    ParamVerdict,
+    PatternEntry,
+    TemplateScope,
+)
+
+__all__ = ["shared_evidence"]
+
+_JOINT_KEEPS = frozenset({VerdictCause.JOINT_CHECK, VerdictCause.JOINT_UNRENDERED})
+
+
+@dataclass(slots=True)
+class _Evidence:
+    """What the studied patterns showed of one name on one template."""
+
+    tested: dict[str, int] = field(default_factory=dict)
+    changed: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, int] = field(default_factory=dict)
+    joint_kept: set[str] = field(default_factory=set)
+    changed_values: set[str] = field(default_factory=set)
+    defaults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per value learned as a default on the template: its samples there, per pattern."""
+
+    def add(self, pattern: str, outcome: object, values: tuple[str, ...]) -> None:
+        for counts in (self.tested, self.changed, self.failed):
+            counts.setdefault(pattern, 0)
+        if outcome == "failed":
+            self.failed[pattern] += 1
+            return
+        self.tested[pattern] += 1
+        if outcome == "changed":
+            self.changed[pattern] += 1
+            self.changed_values.update(values)
+
+    def verdict(self, min_samples: int) -> ParamVerdict:
+        patterns = sorted(set(self.tested) | self.joint_kept)
+        counts = (sum(self.tested.values()), sum(self.changed.values()), sum(self.failed.values()))
+        failed_only = sorted(p for p in self.tested if self.failed[p] and not self.tested[p])
+        reason = ""
+        if counts[1]:
+            cause = VerdictCause.CHANGED
+        elif self.joint_kept:
+            cause = VerdictCause.JOINT_CHECK
+            reason = "kept by the joint check of " + ", ".join(sorted(self.joint_kept))
+        elif failed_only:
+            cause = VerdictCause.FAILED_SAMPLES
+            reason = "every sample of " + ", ".join(failed_only) + " failed on this template"
+        elif counts[0] < min_samples:
+            cause = VerdictCause.FAILED_SAMPLES
+            reason = f"only {counts[0]} successful sample(s) on this template; {min_samples} needed"
+        else:
+            extra = {"cause": VerdictCause.NO_CHANGE.value, "patterns": patterns}
+            return ParamVerdict("neutral", *counts, extra=extra)
+        defaults = {
+            value: DefaultValue(sum(by.values()), extra={"patterns": sorted(by)})
+            for value, by in sorted(self.defaults.items())
+            if value not in self.changed_values and not self.joint_kept
+        }
+        extra = {"cause": cause.value, "patterns": patterns}
+        return ParamVerdict("non-neutral", *counts, reason or None, extra, defaults)
+
+
+def _samples(verdict: ParamVerdict) -> Iterable[Mapping[str, Any]]:
+    """The parameter test's samples and those of its rejected default values."""
+    yield from verdict.extra.get("samples", ())
+    rejected = verdict.extra.get("rejected_defaults", {})
+    if isinstance(rejected, Mapping):
+        for trial in rejected.values():
+            if isinstance(trial, Mapping):
+                yield from trial.get("samples", ())
+
+
+def _default_templates(default: DefaultValue) -> dict[str, int]:
+    """The templates a default's samples succeeded on, with how many there."""
+    found = default.extra.get("coverage", {})
+    templates = found.get("templates", {}) if isinstance(found, Mapping) else {}
+    return {
+        str(t): int(counts.get("tested", 0))
+        for t, counts in templates.items()
+        if isinstance(counts, Mapping) and counts.get("tested")
+    }
+
+
+def shared_evidence(
+    patterns: Mapping[str, PatternEntry], normalizer: MIQPSNormalizer, min_samples: int
+) -> dict[str, TemplateScope]:
+    """The shared verdicts of a domain's studied patterns, per template (see the module).
+
+    Args:
+        patterns: the domain's studied patterns, by pattern key.
+        normalizer: reads the samples' URLs as the learner grouped them (blocklist applied).
+        min_samples: successful samples a neutral verdict needs on a template.
+    """
+    evidence: dict[tuple[str, str], _Evidence] = {}
+    urls: dict[str, dict[str, int]] = {}
+    for key, entry in sorted(patterns.items()):
+        for name, verdict in entry.params.items():
+            joint_kept = cause_of(verdict) in _JOINT_KEEPS
+            for sample in _samples(verdict):
+                try:
+                    static = normalizer.static_url(str(sample.get("url")))
+                except (InvalidURL, ValueError):
+                    continue
+                found = evidence.setdefault((template_of(static), name), _Evidence())
+                found.add(key, sample.get("outcome"), param_values(static, name))
+                if joint_kept:
+                    found.joint_kept.add(key)
+            for value, default in verdict.defaults.items():
+                for template, tested in _default_templates(default).items():
+                    found = evidence.setdefault((template, name), _Evidence())
+                    found.defaults.setdefault(value, {})[key] = tested
+            coverage = verdict.extra.get("coverage", {})
+            for template, counts in dict(coverage.get("templates", {})).items():
+                seen = urls.setdefault(template, {})
+                seen[key] = max(seen.get(key, 0), int(counts.get("urls", 0)))
+        for template, scope in entry.templates.items():
+            for name, verdict in scope.params.items():
+                if cause_of(verdict) in _JOINT_KEEPS:
+                    evidence.setdefault((template, name), _Evidence()).joint_kept.add(key)
+    by_template: dict[str, dict[str, ParamVerdict]] = {}
+    for (template, name), found in sorted(evidence.items()):
+        by_template.setdefault(template, {})[name] = found.verdict(min_samples)
+    return {
+        template: TemplateScope(
+            sum(urls.get(template, {}).values()),
+            params,
+            {"patterns": sorted({p for v in params.values() for p in v.extra["patterns"]})},
+        )
+        for template, params in by_template.items()
+    }

@@ -1,0 +1,1 @@
+"""Talking to sites: plain fetches, robots.txt and politeness, name overrides, discovery."""

@@ -1,0 +1,1 @@
+"""What to study: URL logs and plans, targets, patterns and their samples."""

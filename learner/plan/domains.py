@@ -1,0 +1,129 @@
+"""Plans: the patterns and sample URLs of each domain, and the in-memory plan of a URL list.
+
+A plan says what a crawl studies on each domain: its top patterns and their URLs. It is made
+from an observed-URL list held in memory (:func:`plan_urls`, what ``crawl --urls`` does) or
+from URL logs of any size through DuckDB (:mod:`learner.plan.logs`, ``python -m learner
+plan``), and kept in a plan file (:mod:`learner.plan.files`). Both makers pick patterns and
+samples with the same functions of :mod:`learner.plan.sampling`, so they make the same plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from learner.plan.sampling import (
+    PatternGroup,
+    choose_samples,
+    group_by_pattern,
+    sample_seed,
+    top_patterns,
+)
+from learner.plan.targets import Target
+from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
+
+__all__ = ["Covering", "DomainPlan", "PlanSettings", "observed_line", "plan_urls"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanSettings:
+    """The method settings a plan is made with: patterns per domain, samples, seed."""
+
+    top_patterns: int
+    samples: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class DomainPlan:
+    """What a crawl studies on one domain.
+
+    Attributes:
+        key: the domain's learned-set key.
+        urls: observed URLs of the domain, duplicates included.
+        patterns_seen: distinct patterns among them.
+        groups: the top patterns, most frequent first.
+    """
+
+    key: str
+    urls: int
+    patterns_seen: int
+    groups: tuple[PatternGroup, ...]
+
+    def samples(self, settings: PlanSettings) -> dict[str, dict[str, list[str]]]:
+        """Pattern -> parameter -> sample URLs, as the crawl will choose them."""
+        return {
+            g.pattern: choose_samples(
+                g, g.names, settings.samples, sample_seed(settings.seed, self.key, g.pattern)
+            )
+            for g in self.groups
+        }
+
+
+class Covering:
+    """Which targets cover a blocklist-normalised URL (``Target.covers``, by host lookup).
+
+    Args:
+        targets: the domains of the plan.
+    """
+
+    def __init__(self, targets: Sequence[Target]) -> None:
+        self._by_host: dict[tuple[str, str], list[str]] = {}
+        for target in targets:
+            self._by_host.setdefault((target.host, target.port), []).append(target.key)
+
+    def __call__(self, static: str) -> list[str]:
+        """The keys of the targets that cover ``static`` (none for an unparsable URL)."""
+        try:
+            host, port = host_and_port(static)
+        except InvalidURL:
+            return []
+        keys: list[str] = []
+        for suffix in host_suffixes(host):
+            keys.extend(self._by_host.get((suffix, port), ()))
+        return keys
+
+
+def observed_line(line: str | None) -> str | None:
+    """A log line as the in-memory reader takes it: stripped; blank and ``#`` lines skipped.
+
+    A UTF-8 byte order mark (a log's first line, or a file appended to another) is not part
+    of the URL.
+    """
+    if line is None:
+        return None
+    line = line.lstrip("\ufeff")
+    if line.startswith("#"):
+        return None
+    return line.strip() or None
+
+
+def plan_urls(
+    targets: Sequence[Target],
+    urls: Iterable[str],
+    settings: PlanSettings,
+    normalizer: MIQPSNormalizer | None = None,
+) -> list[DomainPlan]:
+    """The plan of an observed-URL list held in memory, as ``crawl --urls`` makes it.
+
+    Domains in key order; a domain without URLs has an empty plan.
+    """
+    norm = normalizer or MIQPSNormalizer()
+    covering = Covering(targets)
+    by_domain: dict[str, list[str]] = {t.key: [] for t in targets}
+    for line in urls:
+        url = observed_line(line)
+        if url is None:
+            continue
+        try:
+            keys = covering(norm.static_url(url))
+        except ValueError:
+            continue
+        for key in keys:
+            by_domain[key].append(url)
+    plans = []
+    for key in sorted(by_domain):
+        groups = group_by_pattern(by_domain[key], norm)
+        chosen = top_patterns(groups, settings.top_patterns)
+        plans.append(DomainPlan(key, len(by_domain[key]), len(groups), tuple(chosen)))
+    return plans

@@ -1,0 +1,342 @@
+"""MIQPS sampling: group a site's URLs by pattern, pick the top patterns, pick samples.
+
+The learner renders URLs as they were observed, and the observed URL without a parameter:
+never the normalized key, which may not be a URL the server answers as it is (a route that
+ends in ``/`` redirects the slash-less key). Only a URL the normalizer rewrites to another
+host (a redirect wrapper, a host alias) is rendered as the URL it stands for. Parameter
+names are matched as the normalizer reads them (``samepage.pattern_key``), so ``%69d=1`` is
+the parameter ``id``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from samepage import InvalidURL, MIQPSNormalizer, path_template, pattern_key
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "MAX_GROUP_URLS",
+    "Context",
+    "PatternGroup",
+    "choose_samples",
+    "context_of",
+    "group_by_pattern",
+    "keep_only",
+    "make_group",
+    "more_samples",
+    "one_per_template",
+    "param_values",
+    "sample_seed",
+    "template_of",
+    "template_urls",
+    "top_patterns",
+    "without_param",
+]
+
+MAX_GROUP_URLS = 1000
+"""The most distinct URLs a pattern keeps for sampling (a uniform, order-free choice)."""
+
+Context = tuple[str, tuple[tuple[str, ...], ...]]
+"""Where a parameter is tested: the URL's path and the values of its other parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatternGroup:
+    """The URLs of one site that share a pattern.
+
+    Attributes:
+        pattern: the pattern key (``samepage.pattern_key``).
+        urls: distinct observed URLs (one per blocklist-normalised form), first seen first.
+        count: how many observed URLs had this pattern, duplicates included.
+        statics: each URL normalised with only the blocklist applied
+            (``MIQPSNormalizer.static_url``), in the order of ``urls``; values and paths are
+            read from these. Defaults to ``urls`` themselves.
+    """
+
+    pattern: str
+    urls: tuple[str, ...]
+    count: int
+    statics: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.statics:
+            object.__setattr__(self, "statics", self.urls)
+        if len(self.statics) != len(self.urls):
+            raise ValueError("statics must match urls one for one")
+
+    @property
+    def names(self) -> list[str]:
+        """The parameter names of the pattern."""
+        return self.pattern.split("&")
+
+    def static_of(self, url: str) -> str:
+        """The blocklist-normalised form of one of the group's URLs."""
+        return self.statics[self.urls.index(url)]
+
+
+def group_by_pattern(urls: Iterable[str], normalizer: MIQPSNormalizer) -> dict[str, PatternGroup]:
+    """Group URLs by pattern key; URLs without parameters and invalid lines are skipped.
+
+    The groups do not depend on the order of ``urls`` (see :func:`make_group`), so a plan
+    read from sharded logs in any order (:mod:`learner.plan.logs`) gives the very same groups.
+    """
+    seen: dict[str, dict[str, str]] = {}
+    counts: dict[str, int] = {}
+    for url in urls:
+        parts = url_parts(url, normalizer)
+        if parts is None or not parts[0]:
+            continue
+        pattern, static, shown = parts
+        by_static = seen.setdefault(pattern, {})
+        earlier = by_static.get(static)
+        by_static[static] = shown if earlier is None else min(earlier, shown)
+        counts[pattern] = counts.get(pattern, 0) + 1
+    return {p: make_group(p, counts[p], by_static.items()) for p, by_static in seen.items()}
+
+
+def url_parts(url: str, normalizer: MIQPSNormalizer) -> tuple[str, str, str] | None:
+    """``(pattern, static, shown)`` of an observed URL, or None if it is not a URL.
+
+    ``static`` is the URL with only the blocklist applied; ``shown`` is what gets rendered:
+    the URL as observed, or, for a redirect wrapper or a host alias, the URL it stands for.
+    The pattern is ``""`` for a URL without parameters.
+    """
+    try:
+        pattern = normalizer.pattern_key(url)
+        static = normalizer.static_url(url)
+    except InvalidURL as exc:
+        logger.debug("skipping %s", exc)
+        return None
+    return pattern, static, url if _host(url) == _host(static) else static
+
+
+def make_group(pattern: str, count: int, pairs: Iterable[tuple[str, str]]) -> PatternGroup:
+    """The group of one pattern from its distinct ``(static, shown)`` pairs.
+
+    At most :data:`MAX_GROUP_URLS` pairs are kept: those whose statics have the smallest MD5
+    digests, a uniform choice that needs no order and no seed (DuckDB computes the same one
+    in SQL). They are ordered by static URL. Applying it to its own output changes nothing.
+    """
+    kept = sorted(pairs, key=lambda pair: (_digest(pair[0]), pair[0]))[:MAX_GROUP_URLS]
+    kept.sort()
+    return PatternGroup(pattern, tuple(s for _, s in kept), count, tuple(s for s, _ in kept))
+
+
+def _digest(static: str) -> str:
+    return hashlib.md5(static.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()
+
+
+def sample_seed(seed: int, domain: str, pattern: str) -> str:
+    """The seed of one pattern's sample choice: the run seed with the site and the pattern."""
+    return f"{seed}:{domain}:{pattern}"
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return ""
+
+
+def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
+    """The ``k`` patterns seen most often (ties broken by pattern key, for determinism)."""
+    return sorted(groups.values(), key=lambda g: (-g.count, g.pattern))[:k]
+
+
+def _pairs(url: str) -> list[tuple[str, str]]:
+    query = url.partition("#")[0].partition("?")[2]
+    return [(piece.partition("=")[0], piece) for piece in query.split("&") if piece]
+
+
+def param_values(url: str, name: str) -> tuple[str, ...]:
+    """Every value of ``name`` in a normalised URL, in order."""
+    return tuple(piece.partition("=")[2] for n, piece in _pairs(url) if n == name)
+
+
+def context_of(static: str, name: str) -> Context:
+    """The path of a normalised URL and the values of its parameters other than ``name``.
+
+    >>> context_of("https://s.example/list?page=2&q=oak&size=10", "page")
+    ('/list', (('q', 'oak'), ('size', '10')))
+    """
+    companions: dict[str, list[str]] = {}
+    for other, piece in _pairs(static):
+        if other != name:
+            companions.setdefault(other, []).append(piece.partition("=")[2])
+    path = urlsplit(static).path
+    return path, tuple((n, *values) for n, values in sorted(companions.items()))
+
+
+def template_of(static: str) -> str:
+    """The path template of a normalised URL (:func:`samepage.path_template` of its path).
+
+    >>> template_of("https://s.example/data/products/42?_sort=name")
+    '/data/products/{id}'
+    """
+    return path_template(urlsplit(static).path)
+
+
+def template_urls(group: PatternGroup) -> dict[str, int]:
+    """How many of the group's distinct URLs each path template holds, most first.
+
+    Ties are ordered by template, so the order is the same in every run.
+    """
+    counts: dict[str, int] = {}
+    for static in group.statics:
+        template = template_of(static)
+        counts[template] = counts.get(template, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _rebuild(url: str, drop: Iterable[str]) -> str:
+    """``url`` as observed, without the query pieces whose normalised name is in ``drop``."""
+    names = set(drop)
+    head, hash_, fragment = url.partition("#")
+    base, mark, query = head.partition("?")
+    if not mark:
+        return url
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}/?"
+    kept = [p for p in query.split("&") if not p or pattern_key(origin + p) not in names]
+    rest = "&".join(kept).strip("&")
+    out = f"{base}?{rest}" if rest else base
+    return f"{out}{hash_}{fragment}"
+
+
+def without_param(url: str, name: str) -> str:
+    """An observed URL with every occurrence of parameter ``name`` removed.
+
+    Everything else stays as it was observed: order, spelling, other parameters.
+
+    >>> without_param("https://s.example/p/?b=2&%61=1&utm_source=x&a=3#!/x", "a")
+    'https://s.example/p/?b=2&utm_source=x#!/x'
+    """
+    return _rebuild(url, (name,))
+
+
+def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
+    """An observed URL without the ``pattern`` parameters that are not in ``names``.
+
+    >>> keep_only("https://s.example/p?c=3&a=1&b=2", {"a", "c"}, ["a", "b", "c"])
+    'https://s.example/p?c=3&a=1'
+    """
+    keep = set(names)
+    return _rebuild(url, [n for n in pattern if n not in keep])
+
+
+def _seeded_order(group: PatternGroup, seed: str) -> list[int]:
+    order = list(range(len(group.urls)))
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def choose_samples(
+    group: PatternGroup, names: Sequence[str], size: int, seed: str
+) -> dict[str, list[str]]:
+    """For each parameter, up to ``size`` URLs with pairwise distinct values of it.
+
+    The picks spread over the kinds of page the pattern spans: first one URL per path
+    template, templates in descending share of the pattern's URLs (so that few samples cover
+    most of the pattern, see ``min_share``), with a value not picked yet where the template
+    has one (else with a value picked already, the one exception to distinct values); then
+    URLs whose other parameters take values not yet picked, then any. One seeded shuffle of
+    the group's URLs serves every parameter, so the same URLs tend to be chosen for all of
+    them and one render of an original serves several tests.
+    """
+    order = _seeded_order(group, seed)
+    by_template: dict[str, list[int]] = {template: [] for template in template_urls(group)}
+    for index in order:
+        by_template[template_of(group.statics[index])].append(index)
+    return {
+        name: [group.urls[i] for i in _picks(group, name, size, order, by_template)]
+        for name in names
+    }
+
+
+def _picks(
+    group: PatternGroup,
+    name: str,
+    size: int,
+    order: list[int],
+    by_template: dict[str, list[int]],
+) -> list[int]:
+    """The sample indexes of one parameter (see :func:`choose_samples`)."""
+    values: set[tuple[str, ...]] = set()
+    companions: set[tuple[tuple[str, ...], ...]] = set()
+    picks: list[int] = []
+    firsts = []
+    for indexes in by_template.values():
+        fresh = [i for i in indexes if param_values(group.statics[i], name) not in values]
+        # A template whose URLs carry only values picked already still gets one URL: the
+        # same value on another kind of page is another test.
+        firsts.append(fresh[0] if fresh else indexes[0])
+        values.add(param_values(group.statics[firsts[-1]], name))
+    for rule, indexes in (("new template", firsts), ("new companions", order), ("any", order)):
+        for index in indexes:
+            if len(picks) == size:
+                break
+            static = group.statics[index]
+            value, others = param_values(static, name), context_of(static, name)[1]
+            if rule != "new template" and (index in picks or value in values):
+                continue
+            if rule == "new companions" and others in companions:
+                continue
+            values.add(value)
+            companions.add(others)
+            picks.append(index)
+    return picks
+
+
+def more_samples(
+    group: PatternGroup, name: str, template: str, taken: Sequence[str], size: int, seed: str
+) -> list[str]:
+    """Up to ``size`` more URLs of one template, with values of ``name`` not yet ``taken``.
+
+    In the order of the seeded shuffle :func:`choose_samples` uses, so a resumed run draws
+    the very same URLs.
+    """
+    seen = {param_values(group.static_of(url), name) for url in taken}
+    picks: list[str] = []
+    for index in _seeded_order(group, seed):
+        if len(picks) >= size:
+            break
+        static = group.statics[index]
+        value = param_values(static, name)
+        if value in seen or template_of(static) != template:
+            continue
+        seen.add(value)
+        picks.append(group.urls[index])
+    return picks
+
+
+def one_per_template(
+    group: PatternGroup, name: str, templates: Sequence[str], taken: Sequence[str], seed: str
+) -> list[str]:
+    """One URL of each of ``templates``, in that order, not among ``taken``.
+
+    As in :func:`choose_samples`: the first URL of the template in the seeded shuffle whose
+    value of ``name`` is not taken yet, else its first URL not taken.
+    """
+    values = {param_values(group.static_of(url), name) for url in taken}
+    used = set(taken)
+    by_template: dict[str, list[int]] = {template: [] for template in templates}
+    for index in _seeded_order(group, seed):
+        listed = by_template.get(template_of(group.statics[index]))
+        if listed is not None and group.urls[index] not in used:
+            listed.append(index)
+    picks: list[str] = []
+    for indexes in by_template.values():
+        if not indexes:
+            continue
+        fresh = [i for i in indexes if param_values(group.statics[i], name) not in values]
+        index = fresh[0] if fresh else indexes[0]
+        values.add(param_values(group.statics[index], name))
+        picks.append(group.urls[index])
+    return picks

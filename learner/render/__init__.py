@@ -1,0 +1,1 @@
+"""Rendering a page in Chromium: finding the browser, loading, readiness, capture."""

@@ -1,0 +1,369 @@
+"""Capture one page in an open browser context: load, wait until ready, scroll, screenshot.
+
+The readiness rule (``docs/fingerprint.md``): a page is captured once nothing is in flight
+(no request seen by the browser, no ``fetch`` or XHR seen by the page), no one-shot timer,
+animation frame or idle callback is due within ``timer_horizon_s``, and the DOM has been
+quiet for ``quiet_window_s``, all within ``page_timeout_s``. Work that repeats forever (a
+ticking clock, a carousel, a poll, a live feed) is noise, not loading
+(:mod:`learner.render.page_scripts`); so are streams that never end by design (media,
+WebSockets, server-sent events, beacons).
+
+A page pays only for what it does: the screenshot is taken as soon as nothing is pending
+and the DOM has been still for a moment, and the quiet window is then waited out around it:
+the capture counts only if nothing that counts as loading happened from just before the
+screenshot until the window was over; the page's text is read inside the window too. A
+page that is quiet at once is so captured at once.
+Before the screenshot a page taller than the viewport is scrolled through to the capture
+height, so sections loaded on view load. A page that never meets the rule is still
+captured, marked unsettled: it may show a change, never prove that nothing changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from playwright.async_api import Dialog, Download, Page, Request, Response
+from playwright.async_api import Error as PlaywrightError
+
+from learner.config import RenderSettings
+from learner.errors import NavigationFailed, RenderCause, RenderTimeout
+from learner.model import Rendering
+from learner.render.memory import MemoryWatchdog
+from learner.render.page_scripts import MEASURE, PROBE, READY_STATE, SCROLL_THROUGH
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["PageWatch", "capture"]
+
+_T = TypeVar("_T")
+# The longest one readiness check waits in the page before reporting back.
+_CHECK_S = 1.0
+_SCROLL_PASSES = 3
+# How long the DOM must be still before the screenshot; the quiet window is waited out after.
+_SHOT_QUIET_S = 0.1
+# Requests that stay open by design: they never hold a page, and do not count as it moving.
+_STREAMS = frozenset({"media", "websocket", "eventsource", "ping"})
+
+
+class PageWatch:
+    """Listens to one page: requests in flight, navigations, and what must end the render."""
+
+    def __init__(self, page: Page, url: str, memory: MemoryWatchdog | None = None) -> None:
+        self.page = page
+        self.memory = memory
+        self.host = (urlsplit(url).hostname or "").lower()
+        self.inflight: set[Request] = set()
+        self.requests_started = 0
+        self.last_request_end = time.monotonic()
+        self.navigations = 0
+        self.redirects: list[str] = []
+        self.status: int | None = None
+        self.retry_after: str | None = None
+        self.failure: tuple[str, RenderCause] | None = None
+        self.failed = asyncio.Event()
+        self.polls: set[str] = set()
+        """URLs the page polls (reported by the readiness script); their requests are noise."""
+        self._first_navigation = True
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_done)
+        page.on("requestfailed", self._on_done)
+        page.on("response", self._on_response)
+        page.on("framenavigated", self._on_navigated)
+        page.on("dialog", self._on_dialog)
+        page.on("download", self._on_download)
+        page.on("crash", lambda _: self._on_crash())
+
+    def fail(self, reason: str, cause: RenderCause) -> None:
+        """Record the first reason to abandon this render."""
+        if self.failure is None:
+            self.failure = (reason, cause)
+            self.failed.set()
+
+    async def race(self, awaitable: Awaitable[_T], url: str) -> _T:
+        """Await ``awaitable`` unless the page fails first (then NavigationFailed)."""
+        task = asyncio.ensure_future(awaitable)
+        failed = asyncio.ensure_future(self.failed.wait())
+        try:
+            await asyncio.wait((task, failed), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            failed.cancel()
+            if not task.done():
+                task.cancel()
+        if self.failure is not None:
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: the recorded failure explains it better
+            reason, cause = self.failure
+            if cause is RenderCause.MEMORY:
+                raise RenderTimeout(url, reason, cause)
+            raise NavigationFailed(url, reason, cause)
+        return task.result()
+
+    def network_quiet_for(self) -> float:
+        """Seconds since the last request ended, or 0 while any is in flight."""
+        return 0.0 if self.inflight else time.monotonic() - self.last_request_end
+
+    def _is_main_navigation(self, request: Request) -> bool:
+        try:
+            return request.is_navigation_request() and request.frame == self.page.main_frame
+        except PlaywrightError:  # requests of workers have no frame
+            return False
+
+    def _on_request(self, request: Request) -> None:
+        main = self._is_main_navigation(request)
+        if not main and (request.resource_type in _STREAMS or request.url in self.polls):
+            return
+        self.requests_started += 1
+        self.inflight.add(request)
+        if not main:
+            return
+        if self._first_navigation:
+            self._first_navigation = False
+            return
+        target = request.url
+        self.redirects.append(target)
+        parts = urlsplit(target)
+        if parts.scheme not in ("http", "https"):
+            self.fail(f"redirected to a non-HTTP URL: {target}", RenderCause.NON_HTTP)
+        elif (parts.hostname or "").lower() != self.host:
+            self.fail(f"redirected to another host: {target}", RenderCause.OTHER_HOST)
+
+    def _on_done(self, request: Request) -> None:
+        if request in self.inflight:
+            self.inflight.discard(request)
+            self.last_request_end = time.monotonic()
+
+    def _on_response(self, response: Response) -> None:
+        if self._is_main_navigation(response.request) and not 300 <= response.status < 400:
+            self.status = response.status
+            self.retry_after = response.headers.get("retry-after")
+
+    def _on_navigated(self, frame: Any) -> None:
+        if frame == self.page.main_frame:
+            self.navigations += 1
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        logger.debug("dismissing %s dialog on %s", dialog.type, self.page.url)
+        with contextlib.suppress(PlaywrightError):  # the page may go away first
+            await dialog.dismiss()
+
+    def _on_download(self, download: Download) -> None:
+        self.fail("download", RenderCause.DOWNLOAD)
+
+    def _on_crash(self) -> None:
+        if self.memory is not None and self.memory.blames():
+            cap = self.memory.cap_bytes >> 20
+            self.fail(f"the page passed the memory cap of {cap} MB", RenderCause.MEMORY)
+        else:
+            self.fail("the page crashed", RenderCause.CRASHED)
+
+
+class _Capture:
+    """One page's capture; ``deadline`` bounds the readiness waits (monotonic seconds)."""
+
+    def __init__(self, page: Page, watch: PageWatch, url: str, settings: RenderSettings) -> None:
+        self.page = page
+        self.watch = watch
+        self.url = url
+        self.s = settings
+        self.started = time.monotonic()
+        self.deadline = self.started + settings.page_timeout_s
+        self.shot_quiet = min(_SHOT_QUIET_S, settings.quiet_window_s)
+        """How long the DOM must be still before the screenshot (and after a scroll)."""
+
+    async def evaluate(self, script: str, arg: Any, wait_s: float = 0.0) -> Any:
+        """Run ``script`` in the page; a page that does not answer in time is busy.
+
+        Returns ``None`` when a navigation replaced the page meanwhile.
+        """
+        limit = wait_s + self.s.busy_limit_s
+        try:
+            async with asyncio.timeout(limit):
+                return await self.watch.race(self.page.evaluate(script, arg), self.url)
+        except TimeoutError:
+            raise RenderTimeout(
+                self.url, f"main thread busy: no answer within {limit:g} s", RenderCause.BUSY
+            ) from None
+        except PlaywrightError as exc:
+            if _navigated_away(exc):
+                return None
+            raise
+
+    async def wait_ready(self, quiet: float) -> tuple[bool, str, dict[str, Any]]:
+        """Wait until nothing is pending and the page has been quiet for ``quiet`` seconds.
+
+        Returns whether it did before time ran out, what was still going on if not, and
+        the last state seen.
+        """
+        network_wait_started: float | None = None
+        state: dict[str, Any] = {}
+        while True:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                return False, _pending(state, self.watch, "not ready within the page time"), state
+            wait_s = min(_CHECK_S, remaining)
+            got = await self.evaluate(
+                READY_STATE, [quiet * 1000, self.s.timer_horizon_s * 1000, wait_s * 1000], wait_s
+            )
+            if got is None:  # navigated: the new document starts over
+                continue
+            state = dict(got)
+            self._forget_polls(state.get("polls", ()))
+            network_quiet = self.watch.network_quiet_for() >= quiet
+            if state["ready"] and network_quiet:
+                return True, "", state
+            page_quiet = (
+                not state["timers"] and not state["frames"] and state["quietFor"] >= quiet * 1000
+            )
+            if page_quiet and (self.watch.inflight or state["requests"]):
+                # Only requests are left: a long poll or a stalled resource is given
+                # network_idle_max_s, not the whole page time.
+                network_wait_started = network_wait_started or time.monotonic()
+                if time.monotonic() - network_wait_started >= self.s.network_idle_max_s:
+                    return False, _pending(state, self.watch, "requests still in flight"), state
+            else:
+                network_wait_started = None
+
+    def _forget_polls(self, polls: Any) -> None:
+        """Stop waiting for requests of URLs the page turned out to poll."""
+        fresh = {str(url) for url in polls} - self.watch.polls
+        if fresh:
+            self.watch.polls |= fresh
+            self.watch.inflight = {r for r in self.watch.inflight if r.url not in fresh}
+
+    async def scroll_through(self) -> tuple[bool, str, dict[str, Any]]:
+        """Scroll to the capture height so that sections loaded on view load, then wait.
+
+        Returns what :meth:`wait_ready` returns; a page no taller than the viewport is not
+        scrolled, and a scroll that started no request and changed nothing needs no wait.
+        """
+        reached = 0
+        outcome: tuple[bool, str, dict[str, Any]] = (True, "", {})
+        for _ in range(_SCROLL_PASSES):
+            started = self.watch.requests_started
+            got = await self.evaluate(SCROLL_THROUGH, [self.s.max_page_height, reached], 5.0)
+            if got is None:
+                return await self.wait_ready(self.shot_quiet)
+            if got["changes"] != got["before"] or self.watch.requests_started != started:
+                outcome = await self.wait_ready(self.shot_quiet)
+            grown = int(got["height"]) > int(got["reached"])
+            reached = int(got["reached"])
+            if not outcome[0] or not grown or reached >= self.s.max_page_height:
+                return outcome
+        return outcome
+
+    async def probe(self, script: str = PROBE) -> dict[str, Any]:
+        """Run ``script`` in the page and add the moves the browser saw.
+
+        ``script`` is :data:`PROBE`, or :data:`MEASURE` where the text is not needed; the
+        moves are the requests started and the navigations so far.
+        """
+        got = await self.evaluate(script, self.s.max_text_chars, 5.0)
+        if got is None:
+            return {"height": 0, "text": "", "title": "", "changes": -1, "navigated": True}
+        got = dict(got)
+        got["moves"] = (self.watch.requests_started, self.watch.navigations)
+        return got
+
+    async def screenshot(self, height: int) -> bytes:
+        """The page from the top down to ``height``, as PNG."""
+        return await self.watch.race(
+            self.page.screenshot(
+                type="png",
+                full_page=True,
+                clip={"x": 0, "y": 0, "width": self.s.viewport_width, "height": height},
+                animations="disabled",
+                caret="initial",  # hidden by the readiness script's style sheet, with no node
+                scale="css",
+            ),
+            self.url,
+        )
+
+    def height_of(self, probe: dict[str, Any]) -> int:
+        return min(max(int(probe["height"]), self.s.viewport_height), self.s.max_page_height)
+
+
+async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettings) -> Rendering:
+    """Load ``url`` in ``page`` and capture it once ready (see the module docstring).
+
+    Raises:
+        NavigationFailed: the page went somewhere it must not, or could not be loaded.
+        RenderTimeout: the main thread stopped answering (``cause`` is ``busy``).
+        playwright's errors: for the caller to map (timeouts, network errors).
+    """
+    job = _Capture(page, watch, url, settings)
+    response = await watch.race(page.goto(url, wait_until="commit"), url)
+    if response is not None and watch.status is None:
+        watch.status = response.status
+    ready, unsettled, state = await job.wait_ready(job.shot_quiet)
+    if ready:
+        ready, unsettled, scrolled = await job.scroll_through()
+        state = scrolled or state
+    png, text, title = b"", "", ""
+    still, scripted = False, True
+    marks: tuple[str, ...] = ()
+    for _ in range(settings.settle_max_shots):
+        before = await job.probe(MEASURE)
+        png = await job.screenshot(job.height_of(before))
+        # The text is read while the quiet window runs out: the check below proves it is
+        # the text of the page as it stood when the window ended.
+        seen = await job.probe()
+        text, title = str(seen["text"]), str(seen["title"])
+        scripted = bool(seen.get("scripted", True))
+        marks = tuple(str(url) for url in seen.get("marks", ()))
+        after = seen
+        if ready:
+            # The quiet window, waited out around the screenshot (at once if it already has).
+            ready, unsettled, state = await job.wait_ready(settings.quiet_window_s)
+            after = await job.probe(MEASURE)
+        # Nothing that counts as loading happened from before the screenshot until now.
+        still = all(before[k] == after[k] for k in ("changes", "moves"))
+        if still or not ready or time.monotonic() >= job.deadline:
+            break
+    if ready and not still:
+        unsettled = "the page kept changing while it was captured"
+    settled = ready and still
+    return Rendering(
+        url=url,
+        final_url=page.url,
+        status=watch.status,
+        screenshot=png,
+        text=text,
+        title=title,
+        elapsed_s=round(time.monotonic() - job.started, 3),
+        settled=settled,
+        redirects=tuple(watch.redirects),
+        unsettled="" if settled else unsettled,
+        retry_after=watch.retry_after,
+        readiness=state,
+        scripted=scripted,
+        marks=marks,
+    )
+
+
+def _pending(state: dict[str, Any], watch: PageWatch, summary: str) -> str:
+    """What kept a page from being ready, in words."""
+    parts = []
+    requests = max(len(watch.inflight), int(state.get("requests", 0)))
+    if requests:
+        parts.append(f"{requests} request(s) in flight")
+    if state.get("timers"):
+        parts.append(f"{state['timers']} timer(s) due within the horizon")
+    if state.get("frames"):
+        parts.append("an animation frame pending")
+    if state and not state.get("loaded", True):
+        parts.append("the document still loading")
+    if state and not parts:
+        parts.append(f"the DOM changed {state.get('quietFor', 0)} ms ago")
+    return f"{summary}: " + ", ".join(parts) if parts else summary
+
+
+def _navigated_away(exc: PlaywrightError) -> bool:
+    # Playwright's wording when an evaluate outlives its document: the page navigated.
+    message = str(exc)
+    return "Execution context was destroyed" in message or "navigation" in message.lower()

@@ -1,0 +1,397 @@
+"""The JavaScript the capture runs in every page: readiness bookkeeping, probes, scrolling.
+
+:data:`READINESS_INIT` is installed as an init script in every context, before any page
+script runs. It wraps the timer, animation-frame, ``fetch`` and ``XMLHttpRequest`` APIs and
+watches the DOM, so that the page can answer "is anything still coming?":
+
+- one-shot timers (``setTimeout``, an interval's first firing, a one-off animation frame)
+  that are still pending, with when they are due;
+- ``fetch`` and XHR requests in flight, and when the last one ended;
+- when the DOM last changed.
+
+- idle callbacks (``requestIdleCallback``) still pending;
+- the URLs the page polls (a request to a URL it has already fetched), for the capture to
+  leave out of the requests it waits for.
+
+Work that repeats forever (an interval after its first firing, a timer that re-arms itself
+from its own callback with the same delay, an animation-frame or idle-callback loop, a
+request polling a URL again, the second and later messages of a WebSocket or an
+EventSource) is *recurring*: it is never waited for, and the DOM changes it makes are
+counted as noise rather than as the page still loading, so a ticking clock, a carousel or a
+live feed does not hold a page unsettled. Their first firing still counts, so content that
+appears on the first tick or the first message is waited for.
+
+The capture's own doing must never look like the page moving, so the script also adopts one
+style sheet (``adoptedStyleSheets`` adds no node, so the observer sees nothing): carets are
+transparent and CSS animations and transitions run to their end at once. Screenshots are
+then taken without Playwright's caret hiding, which writes a ``style`` attribute on every
+text field and would count as a change on any page with a search box.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MEASURE", "PROBE", "READINESS_INIT", "READY_STATE", "SCROLL_THROUGH"]
+
+READINESS_INIT = r"""(() => {
+  if (window.__samepage) return;
+  const now = performance.now.bind(performance);
+  const native = {
+    setTimeout: window.setTimeout, clearTimeout: window.clearTimeout,
+    setInterval: window.setInterval, clearInterval: window.clearInterval,
+    raf: window.requestAnimationFrame, caf: window.cancelAnimationFrame,
+    fetch: window.fetch, send: XMLHttpRequest.prototype.send,
+    open: XMLHttpRequest.prototype.open,
+    ric: window.requestIdleCallback, cic: window.cancelIdleCallback,
+  };
+  const state = {
+    native: native, pending: new Map(), frames: new Set(), idle: new Set(), requests: 0,
+    lastChange: now(), lastRequestEnd: 0, changes: 0, noise: 0, current: null,
+    fetched: new Map(), polls: new Set(), fired: new WeakSet(),
+  };
+  Object.defineProperty(window, '__samepage', {value: state, enumerable: false});
+  // The capture's look, set before the page is observed and without a node (see above).
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('*, *::before, *::after { caret-color: transparent !important; '
+      + 'animation-delay: 0s !important; animation-duration: 1ms !important; '
+      + 'animation-iteration-count: 1 !important; transition-delay: 0s !important; '
+      + 'transition-duration: 1ms !important; scroll-behavior: auto !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch (error) { /* no constructable style sheets: Playwright's animation freeze remains */ }
+  const observer = new MutationObserver((records) => note(records.length));
+  observer.observe(document, {childList: true, subtree: true, attributes: true,
+                              characterData: true});
+  function note(count) {
+    if (count > 0) { state.changes += count; state.lastChange = now(); }
+  }
+  // Runs a page callback; DOM changes it made are noise when the callback is recurring.
+  function invoke(fn, self, args, recurring, chain) {
+    note(observer.takeRecords().length);
+    const outer = state.current;
+    state.current = chain;
+    try {
+      return fn.apply(self, args);
+    } finally {
+      state.current = outer;
+      const made = observer.takeRecords().length;
+      if (recurring) state.noise += made; else note(made);
+    }
+  }
+  // A timer of at least 50 ms armed from a callback of the same chain (same function or same
+  // delay), or of at least 500 ms for a function that already ran as a timer callback (a
+  // poll re-armed from a request's promise), is a clock re-arming itself: recurring. Short
+  // chains (chunked rendering, debounced updates) and everything else are one-shot and
+  // waited for.
+  function isRecurring(fn, delay) {
+    if (delay < 50) return false;
+    if (delay >= 500 && state.fired.has(fn)) return true;
+    const c = state.current;
+    return c !== null && c.kind === 'timer' && (c.fn === fn || c.delay === delay);
+  }
+  window.setTimeout = function (fn, delay, ...args) {
+    if (typeof fn !== 'function') return native.setTimeout.call(window, fn, delay, ...args);
+    const ms = Math.max(0, Number(delay) || 0);
+    const recurring = isRecurring(fn, ms);
+    const chain = {kind: 'timer', fn: fn, delay: ms};
+    let id = 0;
+    const run = function () {
+      state.pending.delete(id);
+      state.fired.add(fn);
+      return invoke(fn, this, args, recurring, chain);
+    };
+    id = native.setTimeout.call(window, run, ms);
+    if (!recurring) state.pending.set(id, now() + ms);
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    state.pending.delete(id);
+    return native.clearTimeout.call(window, id);
+  };
+  window.setInterval = function (fn, delay, ...args) {
+    if (typeof fn !== 'function') return native.setInterval.call(window, fn, delay, ...args);
+    const ms = Math.max(0, Number(delay) || 0);
+    const chain = {kind: 'interval', fn: fn, delay: ms};
+    let fired = false, id = 0;
+    const run = function () {
+      const first = !fired;
+      fired = true;
+      state.pending.delete(id);
+      return invoke(fn, this, args, !first, chain);
+    };
+    id = native.setInterval.call(window, run, ms);
+    state.pending.set(id, now() + ms);
+    return id;
+  };
+  window.clearInterval = function (id) {
+    state.pending.delete(id);
+    return native.clearInterval.call(window, id);
+  };
+  window.requestAnimationFrame = function (fn) {
+    if (typeof fn !== 'function') return native.raf.call(window, fn);
+    const c = state.current;
+    const recurring = c !== null && c.kind === 'frame';
+    const chain = {kind: 'frame', fn: fn, delay: 0};
+    let id = 0;
+    id = native.raf.call(window, function (t) {
+      state.frames.delete(id);
+      return invoke(fn, this, [t], recurring, chain);
+    });
+    if (!recurring) state.frames.add(id);
+    return id;
+  };
+  window.cancelAnimationFrame = function (id) {
+    state.frames.delete(id);
+    return native.caf.call(window, id);
+  };
+  if (native.ric) {
+    window.requestIdleCallback = function (fn, options) {
+      if (typeof fn !== 'function') return native.ric.call(window, fn, options);
+      const c = state.current;
+      const recurring = c !== null && c.kind === 'idle';
+      const chain = {kind: 'idle', fn: fn, delay: 0};
+      let id = 0;
+      id = native.ric.call(window, function (deadline) {
+        state.idle.delete(id);
+        return invoke(fn, this, [deadline], recurring, chain);
+      }, options);
+      if (!recurring) state.idle.add(id);
+      return id;
+    };
+    window.cancelIdleCallback = function (id) {
+      state.idle.delete(id);
+      return native.cic.call(window, id);
+    };
+  }
+  // Messages of a WebSocket or an EventSource: the first one of each channel counts like a
+  // one-shot callback, later ones are recurring (a live feed is noise, not loading).
+  function wrapChannel(Channel) {
+    if (typeof Channel !== 'function') return;
+    const proto = Channel.prototype;
+    const heard = new WeakSet(), handlers = new WeakMap(), wrappers = new WeakMap();
+    const wrap = (fn) => {
+      if (typeof fn !== 'function') return fn;
+      let wrapper = wrappers.get(fn);
+      if (!wrapper) {
+        const chain = {kind: 'message', fn: fn, delay: 0};
+        wrapper = function (event) {
+          const recurring = heard.has(this);
+          heard.add(this);
+          return invoke(fn, this, [event], recurring, chain);
+        };
+        wrappers.set(fn, wrapper);
+      }
+      return wrapper;
+    };
+    const add = proto.addEventListener, remove = proto.removeEventListener;
+    proto.addEventListener = function (type, fn, options) {
+      return add.call(this, type, type === 'message' ? wrap(fn) : fn, options);
+    };
+    proto.removeEventListener = function (type, fn, options) {
+      const wrapper = type === 'message' && typeof fn === 'function' ? wrappers.get(fn) : null;
+      return remove.call(this, type, wrapper || fn, options);
+    };
+    const slot = Object.getOwnPropertyDescriptor(proto, 'onmessage');
+    if (slot && slot.set && slot.get) {
+      Object.defineProperty(proto, 'onmessage', {
+        configurable: true, enumerable: slot.enumerable,
+        get() { return handlers.has(this) ? handlers.get(this) : slot.get.call(this); },
+        set(fn) { handlers.set(this, fn); slot.set.call(this, wrap(fn)); },
+      });
+    }
+  }
+  wrapChannel(window.WebSocket);
+  wrapChannel(window.EventSource);
+  // A URL requested a third time is polled: that request and later ones are recurring, not
+  // waited for (the first two are, so a retry of a failed request is still waited for).
+  function requestStarted(url) {
+    let key = '';
+    try { key = new URL(String(url), document.baseURI).href; } catch (error) { key = ''; }
+    const before = key ? (state.fetched.get(key) || 0) : 0;
+    if (key) state.fetched.set(key, before + 1);
+    if (before >= 2) {
+      state.polls.add(key);
+      return false;
+    }
+    state.requests += 1;
+    return true;
+  }
+  function requestEnded() {
+    state.requests = Math.max(0, state.requests - 1);
+    state.lastRequestEnd = now();
+  }
+  if (native.fetch) {
+    window.fetch = function (...args) {
+      const input = args[0];
+      const counted = requestStarted(input && typeof input === 'object' && 'url' in input
+        ? input.url : input);
+      const ended = counted ? requestEnded : () => {};
+      let promise;
+      try {
+        promise = native.fetch.apply(this, args);
+      } catch (error) {
+        ended();
+        throw error;
+      }
+      promise.then(ended, ended);
+      return promise;
+    };
+  }
+  const xhrUrls = new WeakMap();
+  XMLHttpRequest.prototype.open = function (...args) {
+    xhrUrls.set(this, args[1]);
+    return native.open.apply(this, args);
+  };
+  XMLHttpRequest.prototype.send = function (...args) {
+    const counted = requestStarted(xhrUrls.get(this));
+    const ended = counted ? requestEnded : () => {};
+    if (counted) this.addEventListener('loadend', ended, {once: true});
+    try {
+      return native.send.apply(this, args);
+    } catch (error) {
+      ended();
+      throw error;
+    }
+  };
+})();"""
+"""Installed in every context before page scripts run (see the module docstring)."""
+
+READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
+  const s = window.__samepage;
+  const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
+  const later = (s ? s.native.setTimeout : setTimeout).bind(window);
+  const clock = performance.now.bind(performance);
+  const started = clock();
+  for (;;) {
+    await new Promise((done) => frame(() => frame(done)));
+    const t = clock();
+    // A media element still buffering, or a frame's, holds the load event back for as long
+    // as its stream lasts; with every image in, the page itself has loaded (what is still
+    // in flight is the capture's to judge).
+    const loaded = document.readyState === 'complete' || (document.readyState === 'interactive'
+      && [...document.images].every((img) => img.complete)
+      && document.querySelector('video, audio, iframe') !== null);
+    let timers = 0, nextDue = Infinity;
+    if (s) {
+      for (const due of s.pending.values()) {
+        if (due - t <= horizonMs) { timers += 1; nextDue = Math.min(nextDue, due - t); }
+      }
+    }
+    const frames = s ? s.frames.size + s.idle.size : 0;
+    const requests = s ? s.requests : 0;
+    const quietFor = s ? t - Math.max(s.lastChange, s.lastRequestEnd) : 0;
+    const ready = !!s && loaded && timers === 0 && frames === 0 && requests === 0
+      && quietFor >= quietMs;
+    if (ready || t - started >= maxWaitMs) {
+      return {ready: ready, instrumented: !!s, loaded: loaded, timers: timers,
+              nextDue: Number.isFinite(nextDue) ? Math.round(nextDue) : null,
+              frames: frames, requests: requests, quietFor: Math.round(quietFor),
+              changes: s ? s.changes : 0, noise: s ? s.noise : 0,
+              polls: s ? [...s.polls].slice(0, 50) : []};
+    }
+    const wait = Math.min(Math.max(quietMs - quietFor, 16), 100);
+    await new Promise((done) => later(done, wait));
+  }
+}"""
+"""Waits in the page, up to ``maxWaitMs``, for the page's own work to finish; reports it."""
+
+PROBE = r"""async (maxChars) => {
+  await document.fonts.ready;
+  const s = window.__samepage;
+  const root = document.documentElement, body = document.body;
+  const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
+  const text = body ? body.innerText : (root ? root.innerText : "");
+  const scripted = document.querySelector('script, iframe, frame, object, embed') !== null
+    || [...document.querySelectorAll('*')].some(
+      (e) => e.getAttributeNames().some((n) => n.startsWith('on')));
+  // The URLs the page marks as itself (learner.render.marks): current or selected links, the
+  // chosen value of a select or radio group, the canonical link and the alternate link of
+  // the page's own language. At most 50, absolute; a form control stands for the URL its
+  // form would submit with that one field.
+  const marks = [];
+  const add = (href) => {
+    try {
+      const url = new URL(href, document.baseURI);
+      url.hash = '';
+      if (marks.length < 50 && !marks.includes(url.href)) marks.push(url.href);
+    } catch (error) { /* not a URL */ }
+  };
+  const marked = (e) => {
+    const current = e.getAttribute('aria-current');
+    return (current !== null && current !== 'false')
+      || e.getAttribute('aria-selected') === 'true'
+      || [...e.classList].some((c) => /^(is-)?(active|current|selected)$/i.test(c));
+  };
+  for (const a of document.querySelectorAll('a[href], area[href]')) {
+    if (marks.length >= 50) break;
+    const li = a.parentElement && a.parentElement.tagName === 'LI' ? a.parentElement : null;
+    if (marked(a) || (li && marked(li))) add(a.getAttribute('href'));
+  }
+  const field = (control, value) => {
+    const form = control.form;
+    if (form && (form.method || 'get').toLowerCase() !== 'get') return;
+    const url = new URL(form ? form.action : location.href);
+    url.search = new URLSearchParams([[control.name, value]]).toString();
+    add(url.href);
+  };
+  for (const select of document.querySelectorAll('select[name]')) {
+    const option = select.selectedOptions[0];
+    if (option && (option.defaultSelected || select.selectedIndex > 0)) field(select, option.value);
+  }
+  for (const radio of document.querySelectorAll('input[type=radio][name]:checked')) {
+    field(radio, radio.value);
+  }
+  const lang = (document.documentElement.lang || '').toLowerCase().split('-')[0];
+  for (const link of document.querySelectorAll('link[href]')) {
+    const rel = (link.getAttribute('rel') || '').toLowerCase().split(/\s+/);
+    const hreflang = (link.getAttribute('hreflang') || '').toLowerCase().split('-')[0];
+    if (rel.includes('canonical') || (rel.includes('alternate') && lang && hreflang === lang)) {
+      add(link.getAttribute('href'));
+    }
+  }
+  return {height: height, text: text.slice(0, maxChars), title: document.title,
+          changes: s ? s.changes : -1, scripted: scripted, marks: marks};
+}"""
+"""One cheap capture: size, visible text (capped in the page), title, the count of DOM
+changes that count as loading so far (to tell whether the page moved during a screenshot),
+whether the page can run script (a script, an inline handler, a frame or a plugin), and the
+URLs the page marks as itself (at most 50; :mod:`learner.render.marks` reads them)."""
+
+MEASURE = r"""async () => {
+  await document.fonts.ready;
+  const s = window.__samepage;
+  const root = document.documentElement, body = document.body;
+  return {height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
+          changes: s ? s.changes : -1};
+}"""
+"""The page's height (reading it lays the page out) and its count of DOM changes that count
+as loading, once the fonts are in: what a screenshot is taken at, and compared with
+afterwards. The readiness check that comes just before has waited for two frames."""
+
+SCROLL_THROUGH = r"""async ([limit, from]) => {
+  const s = window.__samepage;
+  const changes = () => (s ? s.changes : -1);
+  const before = changes();
+  const frame = (s ? s.native.raf : requestAnimationFrame).bind(window);
+  const twoFrames = () => new Promise((done) => frame(() => frame(done)));
+  const height = () => Math.min(limit, Math.max(
+    document.documentElement ? document.documentElement.scrollHeight : 0,
+    document.body ? document.body.scrollHeight : 0));
+  if (from === 0 && height() <= window.innerHeight) {
+    return {reached: window.innerHeight, height: height(), before: before, changes: before};
+  }
+  const step = Math.max(200, window.innerHeight - 100);
+  let y = from;
+  while (y + window.innerHeight < height()) {
+    y = Math.min(y + step, height() - window.innerHeight);
+    window.scrollTo(0, y);
+    await twoFrames();
+  }
+  const reached = y + window.innerHeight;
+  window.scrollTo(0, 0);
+  await twoFrames();
+  return {reached: reached, height: height(), before: before, changes: changes()};
+}"""
+"""Scrolls from ``from`` down to the capture height in steps of about a screen, one pair of
+frames per step, so that sections loaded on view (lazy images, IntersectionObserver) start
+loading; then back to the top. A page no taller than the viewport is not scrolled. Returns
+how far it got, the page height then, and the DOM change count before and after."""

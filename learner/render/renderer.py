@@ -1,0 +1,330 @@
+"""The browser pool: Playwright and one Chromium for a run, a fresh context per render.
+
+One :class:`Renderer` owns Playwright and one browser for a whole run, restarts it after
+``restart_after`` renders or when it goes away, and caps the renders open at once. Every
+render gets a fresh context with the fixed :class:`~learner.config.RenderSettings` and the
+readiness script; :func:`learner.render.capture.capture` loads and captures the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from urllib.parse import urlsplit
+
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from learner.config import RenderSettings
+from learner.errors import (
+    BrowserNotFound,
+    NavigationFailed,
+    RenderCause,
+    RenderError,
+    RenderTimeout,
+)
+from learner.model import Rendering
+from learner.render.browser import CHROMIUM_ARGS, resolver_rules
+from learner.render.capture import PageWatch, capture
+from learner.render.memory import MemoryWatchdog
+from learner.render.page_scripts import READINESS_INIT
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Renderer", "Rendering"]  # Rendering is re-exported from learner.model
+
+_LAUNCH_TIMEOUT_S = 30.0
+_CLOSE_TIMEOUT_S = 5.0
+# Room past the page time for the capture of a page that never became ready.
+_CAPTURE_GRACE_S = 10.0
+
+
+@dataclass(slots=True)
+class _Slot:
+    """One launched browser and the renders using it."""
+
+    browser: Browser
+    started: int = 0
+    active: int = 0
+    retired: bool = False
+    closed: bool = False
+
+
+class Renderer:
+    """Owns Playwright and one Chromium; renders URLs in fresh contexts.
+
+    Args:
+        settings: how pages are rendered.
+        executable: the Chromium to launch; ``None`` lets Playwright use its own.
+        resolve: host name to ``ADDR:PORT``, passed to Chromium's host resolver rules.
+        max_open_pages: how many renders may run at once.
+        restart_after: renders after which the browser is replaced by a fresh one.
+
+    Use it once, as an async context manager::
+
+        async with Renderer(RenderSettings(), executable="/usr/bin/chromium") as renderer:
+            rendering = await renderer.render("http://shop.test/item?id=1")
+    """
+
+    def __init__(
+        self,
+        settings: RenderSettings,
+        *,
+        executable: str | None,
+        resolve: Mapping[str, str] | None = None,
+        max_open_pages: int = 2,
+        restart_after: int = 100,
+    ) -> None:
+        if max_open_pages < 1:
+            raise ValueError("max_open_pages must be at least 1")
+        if restart_after < 1:
+            raise ValueError("restart_after must be at least 1")
+        self.settings = settings
+        self.executable = executable
+        rules = resolver_rules(resolve or {})
+        self._args = [*CHROMIUM_ARGS, *([f"--host-resolver-rules={rules}"] if rules else [])]
+        self._restart_after = restart_after
+        self._pages = asyncio.Semaphore(max_open_pages)
+        self._lock = asyncio.Lock()
+        self._playwright: Playwright | None = None
+        self._slot: _Slot | None = None
+        self._memory = MemoryWatchdog(settings.max_renderer_mb << 20)
+        self._entered = False
+        self._closed = False
+        self.renders = 0
+        """Renders finished, successful or not."""
+        self.launches = 0
+        """Browsers launched so far (restarts included)."""
+
+    async def __aenter__(self) -> Renderer:
+        if self._entered:
+            raise RuntimeError("a Renderer can be entered only once")
+        self._entered = True
+        try:
+            self._playwright = await async_playwright().start()
+            async with self._lock:
+                self._slot = await self._launch()
+            self._memory.start()
+        except BaseException:
+            await self._shutdown()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        self._closed = True
+        await self._memory.stop()
+        if self._slot is not None:
+            await self._close_browser(self._slot)
+            self._slot = None
+        if self._playwright is not None:
+            playwright, self._playwright = self._playwright, None
+            try:
+                async with asyncio.timeout(_CLOSE_TIMEOUT_S):
+                    await playwright.stop()
+            except (TimeoutError, PlaywrightError) as exc:
+                logger.warning("stopping Playwright failed: %s", exc)
+
+    async def _launch(self) -> _Slot:
+        assert self._playwright is not None
+        try:
+            browser = await self._playwright.chromium.launch(
+                executable_path=self.executable,
+                args=self._args,
+                headless=True,
+                chromium_sandbox="--no-sandbox" not in self._args,
+                timeout=_LAUNCH_TIMEOUT_S * 1000,
+            )
+        except PlaywrightError as exc:
+            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
+            name = self.executable or "Playwright's Chromium"
+            raise BrowserNotFound(f"could not launch {name}: {first_line}") from exc
+        self.launches += 1
+        slot = _Slot(browser)
+        browser.on("disconnected", lambda _: setattr(slot, "retired", True))
+        logger.debug("launched Chromium %s (launch %d)", browser.version, self.launches)
+        return slot
+
+    async def _close_browser(self, slot: _Slot) -> None:
+        if slot.closed:
+            return
+        slot.closed = True
+        slot.retired = True
+        try:
+            async with asyncio.timeout(_CLOSE_TIMEOUT_S):
+                await slot.browser.close()
+        except (TimeoutError, PlaywrightError) as exc:
+            logger.warning("closing the browser failed: %s", exc)
+
+    async def _acquire(self) -> _Slot:
+        async with self._lock:
+            if self._closed or self._playwright is None:
+                raise RuntimeError("the Renderer is not open (use it as 'async with')")
+            slot = self._slot
+            if slot is None or slot.retired or slot.started >= self._restart_after:
+                if slot is not None:
+                    slot.retired = True
+                    if slot.active == 0:
+                        await self._close_browser(slot)
+                slot = self._slot = await self._launch()
+            slot.started += 1
+            slot.active += 1
+            return slot
+
+    async def _release(self, slot: _Slot) -> None:
+        slot.active -= 1
+        self.renders += 1
+        if slot.retired and slot.active == 0 and slot is not self._slot:
+            await self._close_browser(slot)
+
+    async def render(self, url: str) -> Rendering:
+        """Render ``url`` and capture it once it has settled.
+
+        Args:
+            url: an ``http`` or ``https`` URL.
+
+        Raises:
+            RenderTimeout: the page did not load and settle within ``page_timeout_s``.
+            NavigationFailed: network error, redirect loop, download, or the main frame went
+                to another host or to a non-HTTP URL (the reason names where).
+            RenderError: the browser went away during the render.
+        """
+        if urlsplit(url).scheme not in ("http", "https"):
+            raise NavigationFailed(url, "not an http(s) URL")
+        async with self._pages:
+            slot = await self._acquire()
+            try:
+                return await self._render(slot, url)
+            finally:
+                await self._release(slot)
+
+    async def _render(self, slot: _Slot, url: str) -> Rendering:
+        s = self.settings
+        limit = s.page_timeout_s + s.busy_limit_s + _CAPTURE_GRACE_S
+        context: BrowserContext | None = None
+        page: Page | None = None
+        popups: set[asyncio.Task[None]] = set()
+        try:
+            async with asyncio.timeout(limit):
+                context = await self._new_context(slot.browser)
+                context.on("page", lambda p: _close_popup(p, page, popups))
+                page = await context.new_page()
+                return await capture(page, PageWatch(page, url, self._memory), url, s)
+        except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
+            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
+        except PlaywrightTimeout as exc:
+            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
+        except PlaywrightError as exc:
+            raise _navigation_error(url, exc, slot) from exc
+        finally:
+            for task in popups:
+                task.cancel()
+            await self._close(slot, page, context)
+
+    async def _new_context(self, browser: Browser) -> BrowserContext:
+        s = self.settings
+        size = {"width": s.viewport_width, "height": s.viewport_height}
+        context = await browser.new_context(
+            viewport=size,  # type: ignore[arg-type]
+            screen=size,  # type: ignore[arg-type]
+            device_scale_factor=1,
+            is_mobile=False,
+            has_touch=False,
+            locale=s.locale,
+            timezone_id=s.timezone_id,
+            color_scheme="light",
+            reduced_motion="reduce",
+            forced_colors="none",
+            service_workers="block",
+            accept_downloads=False,
+            user_agent=s.user_agent,
+        )
+        context.set_default_timeout(s.page_timeout_s * 1000)
+        # A fixed Date.now()/new Date(); timers, animation frames and performance.now() run.
+        await context.clock.set_fixed_time(s.fixed_time)
+        # After the clock, so that the page's timer functions are the readiness wrappers.
+        await context.add_init_script(script=READINESS_INIT)
+        return context
+
+    async def _close(self, slot: _Slot, page: Page | None, context: BrowserContext | None) -> None:
+        """Close page, then context; a browser that cannot do that is retired."""
+        try:
+            async with asyncio.timeout(_CLOSE_TIMEOUT_S):
+                if context is not None:
+                    await context.close()  # and its pages with it
+                elif page is not None:
+                    await page.close()
+        except (TimeoutError, PlaywrightError) as exc:
+            logger.warning("closing a page failed (%s); the browser will be restarted", exc)
+            slot.retired = True
+
+
+@dataclass(frozen=True, slots=True)
+class _ErrorMap:
+    needle: str
+    reason: str
+    cause: RenderCause
+
+
+# Playwright reports navigation errors as text: they are turned into causes here, once.
+_ERRORS = (
+    _ErrorMap("Download is starting", "download", RenderCause.DOWNLOAD),
+    _ErrorMap(
+        "ERR_TOO_MANY_REDIRECTS",
+        "redirect loop (net::ERR_TOO_MANY_REDIRECTS)",
+        RenderCause.REDIRECT_LOOP,
+    ),
+    _ErrorMap(
+        "ERR_UNSAFE_REDIRECT",
+        "redirected to a non-HTTP URL (net::ERR_UNSAFE_REDIRECT)",
+        RenderCause.NON_HTTP,
+    ),
+    _ErrorMap("has been closed", "the browser went away", RenderCause.BROWSER_GONE),
+)
+_CONNECTION_CODES = (
+    "ERR_CONNECTION_REFUSED",
+    "ERR_CONNECTION_RESET",
+    "ERR_CONNECTION_CLOSED",
+    "ERR_EMPTY_RESPONSE",
+)
+
+
+def _navigation_error(url: str, exc: PlaywrightError, slot: _Slot) -> RenderError:
+    message = str(exc)
+    for known in _ERRORS:
+        if known.needle in message:
+            if known.cause is RenderCause.BROWSER_GONE:
+                slot.retired = True
+                return RenderError(url, known.reason, known.cause)
+            return NavigationFailed(url, known.reason, known.cause)
+    first_line = message.strip().splitlines()[0] if message.strip() else type(exc).__name__
+    reason = first_line.removeprefix("Page.goto: ")
+    if any(code in message for code in _CONNECTION_CODES):
+        return NavigationFailed(url, reason, RenderCause.CONNECTION)
+    return NavigationFailed(url, reason)
+
+
+def _close_popup(popup: Page, ours: Page | None, tasks: set[asyncio.Task[None]]) -> None:
+    if popup is ours or ours is None:
+        return
+    logger.debug("closing a pop-up at %s", popup.url)
+
+    async def close() -> None:
+        with contextlib.suppress(PlaywrightError):
+            await popup.close()
+
+    task = asyncio.ensure_future(close())
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)

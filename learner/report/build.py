@@ -1,0 +1,457 @@
+"""A static HTML report of one run folder: every verdict next to the evidence behind it.
+
+The report is one ``index.html`` plus the evidence images it shows, copied into
+``OUT/evidence/``. It opens from disk in any browser: styles and the small filter script are
+inline, links are relative, and a Content-Security-Policy forbids fetching anything else.
+Everything read from the run folder (URLs, parameter names, page text quoted in reasons)
+is escaped; image paths are reduced to a bare file name under ``evidence/``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from learner.errors import ConfigError
+from learner.judge.verdicts import Account, cause_of
+from learner.report.page import badge, code, escape, number, page, row, table
+from learner.run.folder import EvidenceImages, RunFolder, read_run_folder
+from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope
+from samepage.learned import pattern_conflicts
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["verdict_class", "write_report"]
+
+_ORDER = {"non-neutral": 0, "undecided": 1, "neutral": 2}
+# Measure -> (label, unit of the distance, unit of the noise); see docs/fingerprint.md.
+_MEASURES = {
+    "tiles": ("screen tiles", "share", "share"),
+    "text_lines": ("text lines", "lines", "share"),
+    "tile_hash_bits": ("largest tile phash distance", "bits", "bits"),
+    "height_px": ("page height difference", "px", "px"),
+    "title": ("title changed", "flag", "flag"),
+}
+
+
+def verdict_class(verdict: ParamVerdict) -> str:
+    """How the report groups a parameter: ``neutral``, ``non-neutral`` or ``undecided``.
+
+    Undecided is non-neutral with a recorded reason and no sample that showed a change:
+    kept because it could not be proven neutral, not because a change was seen. A parameter
+    the joint check kept is non-neutral: dropping it together with others changed the page.
+
+    >>> verdict_class(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample"))
+    'undecided'
+    >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0))
+    'non-neutral'
+    >>> joint = ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "joint-check"})
+    >>> verdict_class(joint)
+    'non-neutral'
+    """
+    return verdict.verdict if cause_of(verdict).decided else "undecided"
+
+
+def _figure(images: EvidenceImages, path: object, caption: str, alt: str) -> str:
+    link = images.link(path)
+    body = (
+        '<div class="missing">not kept (no image, or over the evidence budget)</div>'
+        if link is None
+        else f'<img src="{escape(link)}" alt="{escape(alt)}" width="320">'
+    )
+    return f"<figure>{body}<figcaption>{escape(caption)}</figcaption></figure>"
+
+
+def _measures(evidence: Mapping[str, Any]) -> str:
+    distances, noise = evidence.get("distances") or {}, evidence.get("noise") or {}
+    if not isinstance(distances, dict) or not isinstance(noise, dict) or not (distances or noise):
+        return ""
+    names = [n for n in _MEASURES if n in distances or n in noise]
+    names += sorted(str(n) for n in {*distances, *noise} if n not in _MEASURES)
+    rows = []
+    for name in names:
+        label, unit, noise_unit = _MEASURES.get(name, (name, "", ""))
+        cells = [number(unit, distances.get(name)), number(noise_unit, noise.get(name))]
+        rows.append(row(escape(label), cells))
+    heads = ["measure", "distance (outside the noise)", "noise (original vs itself)"]
+    return table("Measurements", heads, rows)
+
+
+def _two(values: object) -> tuple[object, object]:
+    if isinstance(values, list) and len(values) == 2:
+        return values[0], values[1]
+    return "n/a", "n/a"
+
+
+def _urls(url: str, candidate: str, evidence: Mapping[str, Any]) -> str:
+    finals, statuses = _two(evidence.get("final_url")), _two(evidence.get("status"))
+    rows = (
+        row(label, [code(asked), code(finals[i]), escape(statuses[i])])
+        for i, (label, asked) in enumerate((("original", url), ("candidate", candidate)))
+    )
+    return table("Requested and final URLs", ["page", "requested", "final URL", "status"], rows)
+
+
+def _archived(url: str, candidate: str, archived: Mapping[str, Any]) -> str:
+    """The two archive captures that decided a sample without rendering it."""
+    rows = []
+    for label, asked in (("original", url), ("candidate", candidate)):
+        found = _dict(archived.get(label))
+        cells = [code(asked), escape(found.get("timestamp", "n/a")), escape(found.get("status"))]
+        cells += [code(found.get("digest")), escape("revisit" if found.get("revisit") else "")]
+        rows.append(row(label, [*cells, code(found.get("where"))]))
+    heads = ["page", "URL", "captured", "status", "payload digest", "record", "index"]
+    note = (
+        '<p class="archive"><strong>from the archive:</strong> not rendered; both URLs were '
+        "captured answering 2xx with the same payload digest.</p>"
+    )
+    return note + table("Archive captures", heads, rows)
+
+
+def _sample(
+    run: RunFolder, images: EvidenceImages, number: int, sample: Mapping[str, Any], without: str
+) -> str:
+    url, candidate = str(sample.get("url", "")), str(sample.get("candidate", ""))
+    pair = run.pairs.get((url, candidate), {})
+    outcome = str(pair.get("outcome", sample.get("outcome", "unknown")))
+    evidence = _dict(pair.get("evidence"))
+    reason = str(pair.get("reason") or ("" if pair else "no comparison in the checkpoint"))
+    label = "error" if outcome == "failed" else "why"
+    parts = [f'<div class="sample"><h5>Sample {number}: {badge(outcome)}</h5>']
+    if reason:
+        parts.append(f'<p class="reason"><strong>{label}:</strong> {escape(reason)}</p>')
+    archived = _dict(evidence.get("archive"))
+    if archived:
+        parts.append(_archived(url, candidate, archived))
+        return "".join(parts) + "</div>"
+    if evidence:
+        shots = [
+            _figure(images, evidence.get("original_thumb"), "original", f"Original page {url}"),
+            _figure(
+                images, evidence.get("candidate_thumb"), without, f"Page {without}: {candidate}"
+            ),
+        ]
+        if outcome != "same":
+            alt = f"Difference overlay of {url} against {candidate}; differing regions in red"
+            shots.append(_figure(images, evidence.get("difference"), "difference (red)", alt))
+        parts.append(f'<div class="shots">{"".join(shots)}</div>')
+    parts.append(f'<div class="facts">{_urls(url, candidate, evidence)}{_measures(evidence)}</div>')
+    return "".join(parts) + "</div>"
+
+
+def _param(
+    run: RunFolder, images: EvidenceImages, anchor: str, name: str, verdict: ParamVerdict
+) -> str:
+    kind = verdict_class(verdict)
+    samples = _samples(run, images, verdict.extra.get("samples"), f"without {name}")
+    parts = [
+        f'<article class="param" id="{anchor}" data-verdict="{kind}">',
+        f"<h4>{code(name)} {badge(kind)}</h4>",
+        f"<p>tested {verdict.tested}, changed {verdict.changed}, failed {verdict.failed}</p>",
+    ]
+    parts.append(_reason(verdict.reason))
+    parts.append(_coverage(verdict.extra.get("coverage")))
+    parts += samples
+    if not samples:
+        parts.append("<p>No samples recorded.</p>")
+    parts.append(_default_values(run, images, name, verdict))
+    return "".join(parts) + "</article>"
+
+
+def _default_values(
+    run: RunFolder, images: EvidenceImages, name: str, verdict: ParamVerdict
+) -> str:
+    """Each value tested as a default: learned ones, then rejected ones, with their samples."""
+    tested: list[tuple[str, str, Mapping[str, Any]]] = [
+        (value, "default", found.to_json()) for value, found in sorted(verdict.defaults.items())
+    ]
+    rejected = _dict(verdict.extra.get("rejected_defaults"))
+    tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]
+    parts = []
+    for value, kind, found in tested:
+        pair = code(f"{name}={value}")
+        parts.append(f'<div class="default"><h5>{pair} {badge(kind)}</h5>')
+        if "tested" in found:
+            parts.append(
+                f"<p>tested {escape(found.get('tested'))}, changed {escape(found.get('changed'))}, "
+                f"failed {escape(found.get('failed'))}</p>"
+            )
+        parts.append(_reason(found.get("reason")))
+        parts.append(_coverage(found.get("coverage")))
+        parts += _samples(run, images, found.get("samples"), f"as normalised, without {name}")
+        parts.append("</div>")
+    return "".join(parts)
+
+
+def _reason(reason: object) -> str:
+    """The reason of a verdict, if it has one."""
+    return f'<p class="reason"><strong>reason:</strong> {escape(reason)}</p>' if reason else ""
+
+
+def _samples(run: RunFolder, images: EvidenceImages, found: object, without: str) -> list[str]:
+    """Each recorded sample, in order, as :func:`_sample` shows it."""
+    listed = [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
+    return [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+
+
+def _coverage(found: object) -> str:
+    """Which share of the URLs, paths and companion values the successful samples covered."""
+    if not isinstance(found, dict):
+        return ""
+    paths = found.get("paths")
+    listed = ", ".join(code(p) for p in paths) if isinstance(paths, list) and paths else "none"
+    share = found.get("share")
+    covered = (
+        f"templates holding {share:.1%} of the URLs, "
+        if isinstance(share, (int, float)) and not isinstance(share, bool)
+        else ""
+    )
+    templates = _dict(found.get("templates"))
+    listed_templates = ", ".join(
+        f"{code(t)} ({escape(_dict(c).get('tested'))} of {escape(_dict(c).get('urls'))} URLs "
+        f"tested, {escape(_dict(c).get('failed'))} failed)"
+        for t, c in sorted(templates.items())
+    )
+    per_template = f"; per template: {listed_templates}" if listed_templates else ""
+    return (
+        f'<p class="coverage">samples covered {covered}{escape(found.get("paths_tested"))} of '
+        f"{escape(found.get('paths_seen'))} paths ({listed}) and "
+        f"{escape(found.get('companions_tested'))} of {escape(found.get('companions_seen'))} "
+        f"combinations of the other parameters' values{per_template}</p>"
+    )
+
+
+def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:
+    """Verdicts per path template: a pattern's scopes, or a domain's shared evidence."""
+    rows = []
+    for template, scope in sorted(scopes.items()):
+        for name, v in sorted(scope.params.items()):
+            defaults = ", ".join(code(f"{name}={value}") for value in sorted(v.defaults))
+            patterns = v.extra.get("patterns")
+            rests = ", ".join(code(p) for p in patterns) if isinstance(patterns, list) else ""
+            cells = [code(name), badge(verdict_class(v)), str(v.tested), str(v.changed)]
+            cells += [str(v.failed), escape(v.reason or ""), defaults, rests]
+            # No data-verdict: the filter and its count are of the patterns' parameters.
+            rows.append(row(code(template), cells))
+    if not rows:
+        return ""
+    heads = ["template", "parameter", "verdict", "tested", "changed", "failed", "reason"]
+    return table(caption, [*heads, "defaults", "patterns"], rows)
+
+
+def _joint(run: RunFolder, checks: object) -> str:
+    if not isinstance(checks, list) or not checks:
+        return ""
+    rows = []
+    for check in (c for c in checks if isinstance(c, dict)):
+        url, candidate = str(check.get("url", "")), str(check.get("candidate", ""))
+        why = run.pairs.get((url, candidate), {}).get("reason", "")
+        rows.append(
+            row(code(candidate), [code(url), badge(str(check.get("outcome"))), escape(why)])
+        )
+    caption = "Joint checks: the sample URL reduced to the parameters kept"
+    return table(caption, ["reduced URL", "sample URL", "outcome", "why"], rows)
+
+
+def _conflicts(conflicts: list[PatternConflict]) -> str:
+    if not conflicts:
+        return ""
+    items = "".join(
+        f"<li>without its dropped parameters a URL has pattern {code(c.into or '(none)')}, "
+        f"whose verdicts drop {', '.join(code(n) for n in c.names)}, kept here: the "
+        "normalizer keeps this pattern's dropped parameters on such URLs</li>"
+        for c in conflicts
+    )
+    return f'<div class="conflicts"><h4>Conflicts with other patterns</h4><ul>{items}</ul></div>'
+
+
+def _pattern(
+    run: RunFolder,
+    images: EvidenceImages,
+    anchor: str,
+    key: str,
+    found: PatternEntry,
+    conflicts: list[PatternConflict],
+) -> str:
+    ordered = sorted(found.params.items(), key=lambda nv: (_ORDER[verdict_class(nv[1])], nv[0]))
+    rows = (
+        row(
+            f'<a href="#{anchor}-{i}">{code(n)}</a>',
+            [
+                badge(verdict_class(v)),
+                str(v.tested),
+                str(v.changed),
+                str(v.failed),
+                escape(v.reason or ""),
+            ],
+            verdict_class(v),
+        )
+        for i, (n, v) in enumerate(ordered)
+    )
+    heads = ["parameter", "verdict", "tested", "changed", "failed", "reason"]
+    parts = [
+        f'<section id="{anchor}"><h3>Pattern {code(key or "(none)")} ({found.urls} URLs)</h3>',
+        table(f"Parameters of {code(key or '(none)')}", heads, rows),
+        _scopes(
+            f"Verdicts per path template of {code(key or '(none)')}: on URLs of a template, "
+            "they replace the pattern's",
+            found.templates,
+        ),
+        _conflicts([c for c in conflicts if c.pattern == key]),
+        _joint(run, found.extra.get("joint_checks")),
+        _joint_defaults(run, images, found),
+        *(_param(run, images, f"{anchor}-{i}", n, v) for i, (n, v) in enumerate(ordered)),
+    ]
+    return "".join(parts) + "</section>"
+
+
+def _joint_defaults(run: RunFolder, images: EvidenceImages, found: PatternEntry) -> str:
+    """The joint check of the pattern's defaults, if it had two or more, with its samples."""
+    check: Mapping[str, Any]
+    if found.joint_defaults is not None:
+        check, kind = found.joint_defaults.to_json(), "together"
+    else:
+        check, kind = _dict(found.extra.get("rejected_joint_defaults")), "apart"
+    names = check.get("names")
+    if not isinstance(names, list) or not names:
+        return ""
+    title = " ".join(f"{code(str(n))}" for n in names)
+    parts = [f'<div class="default"><h4>Defaults of {title} dropped together {badge(kind)}</h4>']
+    parts.append(_reason(check.get("reason")))
+    without = "as normalised, without these defaults"
+    parts += _samples(run, images, check.get("samples"), without)
+    return "".join(parts) + "</div>"
+
+
+def _dict(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _domain_keys(run: RunFolder) -> list[str]:
+    return sorted({*run.learned.domains, *_dict(run.stats.get("domains"))})
+
+
+def _overview(run: RunFolder, keys: list[str]) -> str:
+    stats = _dict(run.stats.get("domains"))
+    rows = []
+    for i, key in enumerate(keys):
+        entry, own = run.learned.domains.get(key), _dict(stats.get(key))
+        patterns = entry.patterns.values() if entry else []
+        kinds = [verdict_class(v) for p in patterns for v in p.params.values()]
+        extra = entry.extra if entry else {}
+        cells = [len(patterns), *(kinds.count(k) for k in _ORDER)]
+        cells += [
+            extra.get("renders", own.get("renders", "n/a")),
+            own.get("render_failures", "n/a"),
+        ]
+        cells.append(extra.get("urls", own.get("urls", "n/a")))
+        note = f'<br><span class="reason">{escape(own["error"])}</span>' if own.get("error") else ""
+        decided = _decided(own.get("decided"))
+        rows.append(
+            row(f'<a href="#d{i}">{escape(key)}</a>{note}', [*(escape(c) for c in cells), decided])
+        )
+    heads = ["domain", "patterns", *_ORDER, "renders", "render failures", "URLs", "decided"]
+    return _totals(run) + table("Domains", heads, rows)
+
+
+def _decided(data: object) -> str:
+    """The share of studied parameters decided by evidence, and what kept the rest."""
+    if not isinstance(data, dict):
+        return "n/a"
+    found = Account.from_json(data)
+    parts = [f"{found.decided} of {found.studied} ({found.decided_share:.0%})"]
+    for cause, count in found.kept.items():
+        top = found.commonest_failure(cause)
+        top = f": {top}" if top else ""
+        parts.append(f'<span class="reason">{count} kept for {escape(cause)}{escape(top)}</span>')
+    return "<br>".join(parts)
+
+
+def _totals(run: RunFolder) -> str:
+    s = run.stats
+    items = [
+        ("created", run.learned.created or "n/a"),
+        ("renders", s.get("renders", "n/a")),
+        ("render failures", s.get("render_failures", "n/a")),
+        (
+            "comparisons",
+            f"{s.get('comparisons', 'n/a')} (resumed {s.get('resumed_comparisons', 0)})",
+        ),
+        ("time", f"{s.get('seconds', 'n/a')} s, {s.get('pages_per_second', 'n/a')} pages/s"),
+        (
+            "evidence",
+            f"{s.get('evidence_bytes', 'n/a')} bytes, {s.get('evidence_skipped', 0)} not kept",
+        ),
+        ("browser", _dict(s.get("browser")).get("executable") or "n/a"),
+        ("method", ", ".join(f"{k} {v}" for k, v in sorted(run.learned.settings.items())) or "n/a"),
+    ]
+    pairs = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in items)
+    return f'<dl class="totals">{pairs}</dl>'
+
+
+def _filter() -> str:
+    # Hidden until the script runs: without JavaScript everything shows and no dead controls do.
+    boxes = "".join(
+        f'<label><input type="checkbox" value="{k}" checked> {badge(k)}</label>' for k in _ORDER
+    )
+    return (
+        f'<fieldset id="filter" hidden><legend>Show parameters that are</legend>{boxes}'
+        '<span id="filter-status" role="status" aria-live="polite"></span></fieldset>'
+    )
+
+
+def _body(run: RunFolder, images: EvidenceImages) -> str:
+    keys = _domain_keys(run)
+    parts = [f'<h2 id="overview">Overview</h2>{_overview(run, keys)}{_filter()}']
+    for i, key in enumerate(keys):
+        entry = run.learned.domains.get(key)
+        patterns = sorted(entry.patterns.items(), key=lambda p: (-p[1].urls, p[0])) if entry else []
+        conflicts = pattern_conflicts(key, entry) if entry else []
+        parts.append(f'<section id="d{i}"><h2>{escape(key)}</h2>')
+        parts += [
+            _pattern(run, images, f"d{i}-p{j}", k, p, conflicts)
+            for j, (k, p) in enumerate(patterns)
+        ]
+        if entry is not None:
+            caption = (
+                "Shared evidence per path template: for URLs of a pattern not studied here "
+                "(combined from the patterns listed)"
+            )
+            parts.append(_scopes(caption, entry.shared))
+        parts.append("</section>" if patterns else "<p>No pattern was learned here.</p></section>")
+    return "".join(parts)
+
+
+def write_report(run: Path, out: Path) -> Path:
+    """Write the static HTML report of the run folder ``run`` into ``out``.
+
+    Args:
+        run: a run folder (``--cache DIR`` of a crawl): learned.json, checkpoint.jsonl,
+            stats.json and evidence/.
+        out: the report folder, created if needed; gets ``index.html`` and ``evidence/``.
+
+    Returns:
+        The path of ``index.html``.
+
+    Raises:
+        ConfigError: ``run`` is not a run folder, its learned.json cannot be read, or
+            ``out`` cannot be written.
+
+    Example::
+
+        index = write_report(Path(".samepage-cache/demo"), Path("report"))
+    """
+    found = read_run_folder(Path(run))
+    out = Path(out)
+    title = "samepage learner report: " + (", ".join(sorted(found.learned.domains)) or "no domains")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        images = EvidenceImages(found, out)
+        index = out / "index.html"
+        index.write_text(page(title, _body(found, images)), encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"report folder {out}: {exc}") from exc
+    logger.info("report: %s (%d evidence images)", index, len(images.copied))
+    return index

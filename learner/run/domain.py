@@ -1,0 +1,300 @@
+"""Learning one domain: its patterns studied within its time limit, one entry of the set.
+
+Shared by the single-process crawl (:mod:`learner.run.crawl`), which learns every domain in one
+process, and the Ray actors (:mod:`learner.cluster.worker`), which learn the domains of the
+hosts they hold. Every site-level check reads the samples' outcomes, so a domain resumed
+from its checkpoint decides exactly as a fresh one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from learner.config import LearnerConfig
+from learner.errors import LearnerError, RenderCause
+from learner.judge.classify import classify_pattern, gave_up, kept
+from learner.judge.defaults import learn_defaults
+from learner.judge.shared import shared_evidence
+from learner.judge.verdicts import Account, VerdictCause, account
+from learner.net.discovery import discover
+from learner.net.politeness import HostLimiter, RobotsPolicy
+from learner.plan.domains import DomainPlan
+from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
+from learner.plan.targets import Target
+from learner.run.progress import Progress
+from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
+from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["COMPARISON_VERSION", "DomainRun", "DomainStats", "comparison_scope", "learn_domain"]
+
+# Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
+COMPARISON_VERSION = 2
+
+
+@dataclass(slots=True)
+class DomainStats:
+    """What one domain cost and produced."""
+
+    key: str
+    urls: int = 0
+    patterns_seen: int = 0
+    patterns_learned: int = 0
+    counters: SiteCounters = field(default_factory=SiteCounters)
+    seconds: dict[str, float] = field(default_factory=lambda: {"discover": 0.0, "learn": 0.0})
+    error: str | None = None
+    account: Account = field(default_factory=Account)
+    """How many studied parameters were decided by evidence, and what kept the rest."""
+
+    @property
+    def renders(self) -> int:
+        """Renders made for this domain in this run."""
+        return self.counters.renders
+
+    def serves_one_page(self) -> bool:
+        """Whether every usable original, on two or more paths, showed the very same text.
+
+        That is what a block, consent or error page served for everything looks like; on
+        such a site "no change" proves nothing. Read from the outcomes (fresh or resumed),
+        whose evidence holds a stable digest of each original's text.
+        """
+        texts: dict[str, set[str]] = {}
+        for outcome in self.counters.outcomes:
+            path, digest = (outcome.evidence.get(k) for k in ("original_path", "original_text"))
+            if isinstance(path, str) and isinstance(digest, str):
+                texts.setdefault(path, set()).add(digest)
+        digests = set().union(*texts.values()) if texts else set()
+        return len(texts) >= 2 and len(digests) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        """These statistics as JSON."""
+        c = self.counters
+        return {
+            "urls": self.urls,
+            "patterns_seen": self.patterns_seen,
+            "patterns_learned": self.patterns_learned,
+            "renders": c.renders,
+            "render_failures": c.render_failures,
+            "comparisons": c.comparisons,
+            "resumed_comparisons": c.resumed,
+            "archive_samples": c.archived,
+            "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "error": self.error,
+            "decided": self.account.to_json(),
+        }
+
+
+@dataclass(slots=True)
+class DomainRun:
+    """What every domain learned in one process shares: settings, runner, politeness."""
+
+    config: LearnerConfig
+    runner: SampleRunner
+    robots: RobotsPolicy
+    limiter: HostLimiter
+    normalizer: MIQPSNormalizer
+    progress: Progress
+
+
+def comparison_scope(config: LearnerConfig) -> str:
+    """A digest of everything that decides a comparison (render settings, version).
+
+    A checkpoint's lines are reused only within one scope (:class:`~learner.run.store.RunStore`).
+    """
+    data = json.dumps(
+        {"render": config.to_json()["render"], "version": COMPARISON_VERSION}, sort_keys=True
+    )
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+async def _domain_urls(
+    run: DomainRun,
+    target: Target,
+    observed: Sequence[str] | None,
+    fetch_page: Any,
+    stats: DomainStats,
+) -> list[str]:
+    started = time.monotonic()
+    delay = await run.robots.crawl_delay(target.origin)
+    run.limiter.set_crawl_delay(target.host, delay)
+    if observed is not None:
+        urls = []
+        for url in observed:
+            try:
+                if target.covers(run.normalizer.static_url(url)):
+                    urls.append(url)
+            except ValueError:
+                continue
+    else:
+        urls = await discover(
+            target.origin,
+            fetch_page=fetch_page,
+            robots=run.robots,
+            max_pages=run.config.discover_max_pages,
+            max_urls=run.config.discover_max_urls,
+        )
+    stats.seconds["discover"] += time.monotonic() - started
+    stats.urls = len(urls)
+    return urls
+
+
+async def _domain_patterns(
+    run: DomainRun,
+    target: Target,
+    observed: Sequence[str] | DomainPlan | None,
+    fetch_page: Any,
+    stats: DomainStats,
+) -> list[PatternGroup]:
+    """The patterns to study: from a plan, or grouped from the observed or discovered URLs."""
+    if isinstance(observed, DomainPlan):
+        delay = await run.robots.crawl_delay(target.origin)
+        run.limiter.set_crawl_delay(target.host, delay)
+        stats.urls, stats.patterns_seen = observed.urls, observed.patterns_seen
+        return list(observed.groups)
+    urls = await _domain_urls(run, target, observed, fetch_page, stats)
+    groups = group_by_pattern(urls, run.normalizer)
+    stats.patterns_seen = len(groups)
+    return top_patterns(groups, run.config.top_patterns)
+
+
+async def learn_domain(
+    run: DomainRun,
+    target: Target,
+    observed: Sequence[str] | DomainPlan | None,
+    fetch_page: Any,
+    stats: DomainStats,
+) -> DomainEntry | None:
+    """Learn one domain within its time limit; what finished before a limit is kept.
+
+    Args:
+        run: what the domains learned in this process share.
+        target: the domain.
+        observed: its plan, an observed-URL log to filter, or ``None`` to discover URLs.
+        fetch_page: the polite plain fetcher (for discovery).
+        stats: filled in with what the domain cost and produced.
+
+    Returns:
+        The domain's entry, or ``None`` when no pattern was studied.
+    """
+    patterns: dict[str, PatternEntry] = {}
+    chosen: list[PatternGroup] = []
+    try:
+        async with asyncio.timeout(run.config.domain_timeout_s):
+            chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
+            run.progress.patterns_total += len(chosen)
+            started = time.monotonic()
+            for group in chosen:
+                if _hopeless(patterns, stats, run.config):
+                    break
+                pages = PatternPages(run.runner, stats.counters)
+                compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
+                seed = sample_seed(run.config.seed, target.key, group.pattern)
+                entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
+                learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed)
+                patterns[group.pattern] = dataclasses.replace(learned, templates=entry.templates)
+                run.progress.patterns_done += 1
+                run.progress.update()
+            stats.seconds["learn"] += time.monotonic() - started
+    except TimeoutError:
+        stats.error = f"domain time limit of {run.config.domain_timeout_s:.0f}s reached"
+        logger.warning(
+            "%s: %s; keeping %d finished patterns", target.key, stats.error, len(patterns)
+        )
+    except LearnerError as exc:
+        stats.error = str(exc)
+        logger.warning("%s: %s", target.key, exc)
+    except OSError:
+        raise  # the run's own disk or folder: every domain would fail the same way
+    except Exception as exc:  # a hostile site must end its own domain, never the run
+        stats.error = f"{type(exc).__name__}: {exc}"
+        logger.error(
+            "%s: %s; keeping %d finished patterns",
+            target.key,
+            stats.error,
+            len(patterns),
+            exc_info=True,
+        )
+    if _hopeless(patterns, stats, run.config):
+        reason = (
+            f"given up with the site: the originals of its first {len(patterns)} pattern(s) "
+            "could not be used"
+        )
+        logger.warning("%s: %s", target.key, reason)
+        stats.error = reason
+        for group in chosen:
+            if group.pattern not in patterns:
+                patterns[group.pattern] = _untested(group, reason)
+    shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
+    if stats.serves_one_page():
+        reason = "every page of the site rendered the same text: a block or consent page?"
+        logger.warning("%s: %s; keeping every parameter", target.key, reason)
+        stats.error = reason
+        patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
+        shared = {}
+    stats.patterns_learned = len(patterns)
+    stats.account = account(patterns.values(), stats.counters.outcomes)
+    run.progress.domains_done += 1
+    run.progress.update(force=True)
+    if not patterns:
+        return None
+    return DomainEntry(
+        patterns, extra={"renders": stats.renders, "urls": stats.urls}, shared=shared
+    )
+
+
+# Failures that cost a page timeout or more each: what makes a site not worth going on with.
+_SLOW_FAILURES = frozenset(
+    {RenderCause.TIMEOUT.value, RenderCause.BUSY.value, RenderCause.MEMORY.value}
+)
+
+
+def _hopeless(
+    patterns: Mapping[str, PatternEntry], stats: DomainStats, config: LearnerConfig
+) -> bool:
+    """Whether the site is not worth going on with.
+
+    That is: every pattern studied so far was given up, and every original tried failed
+    slowly (timed out, busy, or never settled). Read from outcomes alone, in pattern order,
+    so a resumed run decides the same. Sites whose pages fail fast (a redirect away, a
+    download) cost little and are studied on.
+    """
+    if not patterns or not all(gave_up(entry) for entry in patterns.values()):
+        return False
+    slow = set()
+    for outcome in stats.counters.outcomes:
+        evidence = outcome.evidence
+        failure, settled = evidence.get("original_failure"), evidence.get("original_settled")
+        if failure in _SLOW_FAILURES or settled is False:
+            slow.add(outcome.original)
+        else:
+            return False
+    return len(slow) >= config.give_up_after
+
+
+def _untested(group: PatternGroup, reason: str) -> PatternEntry:
+    extra = {"cause": VerdictCause.SITE_GIVEN_UP.value}
+    params = {
+        name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason, extra=extra)
+        for name in group.names
+    }
+    return PatternEntry(group.count, params)
+
+
+def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
+    # kept() leaves out learned defaults too: they rest on the same comparisons. Template
+    # scopes are left out with them (the pattern's keep then holds on every template).
+    params = {
+        name: kept(v, reason, VerdictCause.ONE_PAGE) if v.neutral or v.defaults else v
+        for name, v in entry.params.items()
+    }
+    return PatternEntry(entry.urls, params, entry.extra)

@@ -1,0 +1,314 @@
+"""Run samples: render what :func:`learner.judge.decision.decide` asks for, politely, and record it.
+
+:class:`SampleRunner` owns the per-run machinery a sample needs (the renderer, the per-host
+limiter, robots.txt, the retry policy and the run folder); :class:`PatternPages` caches the
+renders of one pattern, so one render of an original serves every parameter tested on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from learner.config import LearnerConfig
+from learner.errors import RenderCause, RenderError
+from learner.judge import images
+from learner.judge.archive import ArchiveEvidence
+from learner.judge.decision import Cause, Decision, Shot, decide
+from learner.judge.fingerprint import fingerprint
+from learner.model import PairOutcome, Rendering
+from learner.net.politeness import (
+    HostLimiter,
+    RetryPolicy,
+    RobotsPolicy,
+    Sleep,
+    closed_reason,
+    with_retries,
+)
+from learner.render.marks import page_marks
+from learner.render.renderer import Renderer
+from learner.run.progress import Progress
+from learner.run.store import RunStore
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "PatternPages",
+    "SampleRunner",
+    "SiteCounters",
+    "same_url_outcome",
+    "text_digest",
+]
+
+
+def text_digest(lines: tuple[str, ...]) -> str:
+    """A digest of a page's visible text that is the same in every process and run."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def same_url_outcome(url: str) -> PairOutcome:
+    """The failed sample of a candidate that is its original URL: it proves nothing."""
+    return PairOutcome(
+        url,
+        url,
+        "failed",
+        "the candidate is the original URL itself: the parameter is not in it",
+        {},
+        Cause.SAME_URL,
+    )
+
+
+@dataclass(slots=True)
+class SiteCounters:
+    """What one site's samples cost: renders, failures, comparisons done and resumed."""
+
+    renders: int = 0
+    render_failures: int = 0
+    comparisons: int = 0
+    resumed: int = 0
+    archived: int = 0
+    """Samples decided by a web archive's captures, not rendered."""
+    outcomes: list[PairOutcome] = field(default_factory=list)
+    """Every outcome of the site, fresh or read back from the checkpoint."""
+
+
+@dataclass(slots=True)
+class _Page:
+    rendering: Rendering | None
+    shot: Shot
+
+
+class PatternPages:
+    """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests."""
+
+    def __init__(self, runner: SampleRunner, counters: SiteCounters) -> None:
+        self._runner = runner
+        self._counters = counters
+        self._tasks: dict[tuple[str, int], asyncio.Task[_Page]] = {}
+
+    async def get(self, url: str, nth: int = 0) -> _Page:
+        """The ``nth`` render (from 0) of ``url``."""
+        key = (url, nth)
+        task = self._tasks.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._runner.render_page(url, self._counters))
+            self._tasks[key] = task
+        return await task
+
+
+class SampleRunner:
+    """Renders pages politely and judges samples; every finished sample is checkpointed."""
+
+    def __init__(
+        self,
+        config: LearnerConfig,
+        renderer: Renderer,
+        store: RunStore,
+        limiter: HostLimiter,
+        robots: RobotsPolicy,
+        progress: Progress,
+        *,
+        retry_policy: RetryPolicy,
+        sleep: Sleep = asyncio.sleep,
+        archive: ArchiveEvidence | None = None,
+    ) -> None:
+        self.config = config
+        self.renderer = renderer
+        self.store = store
+        self.limiter = limiter
+        self.robots = robots
+        self.progress = progress
+        self.retry_policy = retry_policy
+        self.sleep = sleep
+        self.archive = archive
+        self.render_seconds = 0.0
+        self._used: set[tuple[str, str]] = set()
+
+    async def render_page(self, url: str, counters: SiteCounters) -> _Page:
+        """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
+        if not await self.robots.allowed(url):
+            return self._failed(counters, "disallowed by robots.txt", "robots")
+        host = urlsplit(url).hostname or ""
+
+        async def attempt() -> Rendering:
+            closed = self.limiter.closed_for(host)
+            if closed > 0:
+                raise RenderError(url, closed_reason(closed), RenderCause.RETRY_AFTER)
+            started = time.monotonic()
+            try:
+                async with self.limiter.slot(host):
+                    return await self.renderer.render(url)
+            finally:
+                self.render_seconds += time.monotonic() - started
+                counters.renders += 1
+                self.progress.renders += 1
+                self.progress.update()
+
+        try:
+            rendering = await with_retries(
+                attempt,
+                policy=self.retry_policy,
+                sleep=self.sleep,
+                on_retry_after=lambda seconds: self.limiter.note_retry_after(
+                    host, seconds, budget_s=self.retry_policy.max_delay_s
+                ),
+            )
+        except RenderError as exc:
+            return self._failed(counters, exc.reason, exc.cause.value)
+        print_ = await asyncio.to_thread(fingerprint, rendering)
+        shot = Shot(print_, rendering.settled, rendering.unsettled)
+        return _Page(rendering, shot)
+
+    def _failed(self, counters: SiteCounters, reason: str, failure: str) -> _Page:
+        counters.render_failures += 1
+        self.progress.failures += 1
+        return _Page(None, Shot(None, error=reason, failure=failure))
+
+    async def compare_urls(
+        self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
+    ) -> PairOutcome:
+        """Judge one sample, or read it back from the checkpoint of an earlier run.
+
+        A candidate equal to its original proves nothing (a plan whose URLs do not hold the
+        parameter): the sample fails, and is never taken for "identical". The archive, when
+        given, is asked next (for URLs robots.txt allows), then the checkpoint; an archive
+        outcome in the checkpoint that this run's archive does not give again (another index
+        or window, or none) is judged afresh. So a resumed run decides as an uninterrupted one.
+        """
+        if original == candidate:
+            counters.outcomes.append(same_url_outcome(original))
+            return counters.outcomes[-1]
+        archived = await self._archived(original, candidate)
+        done = self.store.finished(original, candidate)
+        if archived is not None:
+            if (
+                done is not None
+                and done.cause == Cause.ARCHIVE
+                and done.evidence.get("original_scripted") is False
+                and done.evidence.get("archive") == archived.evidence.get("archive")
+            ):
+                archived = done  # confirmed by the earlier run's render of the original
+            else:
+                archived = await self._confirmed(pages, archived)
+        if archived is not None:
+            if done is None or done.to_json() != archived.to_json():
+                self.store.record(archived)
+            counters.archived += (original, candidate) not in self._used
+            self._used.add((original, candidate))
+            counters.outcomes.append(archived)
+            return archived
+        if done is not None and done.cause == Cause.ARCHIVE:
+            done = None
+        if done is not None:
+            first_use = (original, candidate) not in self._used
+            if first_use and self.store.from_earlier_run(original, candidate):
+                counters.resumed += 1
+                self.progress.resumed += 1
+        else:
+            done = await self._judge(pages, original, candidate)
+            counters.comparisons += 1
+            self.store.record(done)
+            logger.info("checkpoint: %d comparisons recorded", self.store.recorded)
+        self._used.add((original, candidate))
+        counters.outcomes.append(done)
+        return done
+
+    async def _confirmed(self, pages: PatternPages, found: PairOutcome) -> PairOutcome | None:
+        """The archive's "same", if the original, rendered, is a page that runs no script.
+
+        One payload digest proves that the server sent the same bytes for both URLs; the
+        page a reader sees can still differ where its scripts read the URL. A page that can
+        run none (no script, inline handler, frame or plugin) renders the same from the same
+        bytes, so for it the digest stands in for the candidate's render and the noise
+        renders; any other page is rendered as without an archive.
+        """
+        page = await pages.get(found.original)
+        rendering = page.rendering
+        if (
+            rendering is None
+            or not rendering.settled
+            or rendering.scripted
+            or not 200 <= (rendering.status or 0) < 300
+        ):
+            return None
+        evidence = {
+            **found.evidence,
+            "original_scripted": False,
+            "renders": {"original": 1, "candidate": 0},
+        }
+        return PairOutcome(
+            found.original, found.candidate, found.outcome, found.reason, evidence, found.cause
+        )
+
+    async def _archived(self, original: str, candidate: str) -> PairOutcome | None:
+        """The archive's outcome of a sample whose two URLs robots.txt lets the learner render."""
+        if self.archive is None:
+            return None
+        found = self.archive.outcome(original, candidate)
+        if found is None or not await self.robots.allowed(original):
+            return None
+        return found if await self.robots.allowed(candidate) else None
+
+    async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
+        originals: list[_Page] = []
+        candidates: list[_Page] = []
+        while True:
+            step = decide([p.shot for p in originals], [p.shot for p in candidates])
+            if isinstance(step, Decision):
+                break
+            if step.role == "original":
+                originals.append(await pages.get(original, step.nth))
+            else:
+                candidates.append(await pages.get(candidate, step.nth))
+        evidence = await asyncio.to_thread(self._evidence, step, originals, candidates)
+        return PairOutcome(original, candidate, step.outcome, step.reason, evidence, step.cause)
+
+    def _evidence(
+        self, decision: Decision, originals: list[_Page], candidates: list[_Page]
+    ) -> dict[str, Any]:
+        evidence: dict[str, Any] = {}
+        if decision.comparison is not None:
+            evidence.update(decision.comparison.as_dict())
+        evidence["renders"] = {"original": len(originals), "candidate": len(candidates)}
+        first = originals[0] if originals else None
+        if first is not None and first.shot.failure:
+            evidence["original_failure"] = first.shot.failure
+        if first is not None and first.rendering is not None and first.shot.fingerprint:
+            ref = first.rendering
+            evidence["original_text"] = text_digest(first.shot.fingerprint.lines)
+            evidence["original_path"] = urlsplit(ref.url).path
+            evidence["original_settled"] = ref.settled
+        cand = candidates[0] if candidates else None
+        if cand is not None and cand.rendering is not None and cand.rendering.marks:
+            marks = page_marks(cand.rendering.url, cand.rendering.marks)
+            if marks:
+                # What the page without the parameter calls its own values (learner.judge.defaults).
+                evidence["candidate_marks"] = marks
+        if first is None or first.rendering is None or cand is None or cand.rendering is None:
+            return evidence
+        ref, other = first.rendering, cand.rendering
+        evidence["status"] = [ref.status, other.status]
+        evidence["final_url"] = [ref.final_url, other.final_url]
+        unsettled = [p.rendering.unsettled for p in (*originals, *candidates) if p.rendering]
+        if any(unsettled):
+            evidence["unsettled"] = sorted({u for u in unsettled if u})
+        evidence.update(self._images(ref, other, decision.outcome))
+        return evidence
+
+    def _images(self, ref: Rendering, cand: Rendering, outcome: str) -> dict[str, Any]:
+        store = self.store
+        out: dict[str, Any] = {
+            "original_thumb": store.save_image(ref.url, ".jpg", images.thumbnail(ref.screenshot)),
+            "candidate_thumb": store.save_image(
+                cand.url, ".jpg", images.thumbnail(cand.screenshot)
+            ),
+        }
+        if outcome != "same":
+            overlay = images.difference_overlay(ref.screenshot, cand.screenshot)
+            out["difference"] = store.save_image(f"{ref.url}\n{cand.url}", "-diff.jpg", overlay)
+        return out
