@@ -49,7 +49,7 @@ from benchmarks.bench_learner import (
 from learner.config import LearnerConfig
 from learner.judge.verdicts import cause_of
 from learner.net.fetch import fetch
-from learner.net.politeness import HostLimiter
+from learner.net.limiter import HostLimiter
 from learner.plan.targets import parse_target
 from learner.render.browser import find_browser
 from samepage import LearnedSet, pattern_key

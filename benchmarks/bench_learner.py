@@ -40,7 +40,8 @@ from playwright.async_api import Browser, async_playwright
 from learner.config import LearnerConfig, RenderSettings
 from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
-from learner.net.politeness import HostLimiter, RobotsPolicy
+from learner.net.limiter import HostLimiter
+from learner.net.robots import RobotsPolicy
 from learner.plan.sampling import choose_samples, group_by_pattern, top_patterns
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import CHROMIUM_ARGS, find_browser, resolver_rules

@@ -16,7 +16,8 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from learner.errors import FetchError
 from learner.net.fetch import FetchResult, PageFetcher
-from learner.net.politeness import RobotsPolicy, origin_of
+from learner.net.hosts import origin_of
+from learner.net.robots import RobotsPolicy
 from samepage import query_params
 
 logger = logging.getLogger(__name__)
@@ -233,7 +234,7 @@ async def discover(
 
     Args:
         origin: ``scheme://host[:port]`` of the site.
-        fetch_page: GETs one URL (wrap it with :func:`learner.net.politeness.polite_fetcher`).
+        fetch_page: GETs one URL (wrap it with :func:`learner.net.retries.polite_fetcher`).
         robots: the run's robots.txt rules; disallowed URLs are neither fetched nor returned.
         max_pages: the most HTML pages the link walk fetches.
         max_urls: the most URLs returned.

@@ -27,8 +27,10 @@ from learner.errors import ConfigError
 from learner.judge.archive import ArchiveEvidence
 from learner.judge.verdicts import warnings
 from learner.net.fetch import fetch
-from learner.net.politeness import HostLimiter, RetryPolicy, RobotsPolicy, polite_fetcher
+from learner.net.limiter import HostLimiter
 from learner.net.resolve import parse_resolve
+from learner.net.retries import RetryPolicy, polite_fetcher
+from learner.net.robots import RobotsPolicy
 from learner.plan.domains import DomainPlan
 from learner.plan.targets import Target
 from learner.render.browser import BrowserChoice, find_browser

@@ -26,7 +26,8 @@ from learner.judge.defaults import learn_defaults
 from learner.judge.shared import shared_evidence
 from learner.judge.verdicts import Account, VerdictCause, account
 from learner.net.discovery import discover
-from learner.net.politeness import HostLimiter, RobotsPolicy
+from learner.net.limiter import HostLimiter
+from learner.net.robots import RobotsPolicy
 from learner.plan.domains import DomainPlan
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.plan.targets import Target

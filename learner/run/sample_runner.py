@@ -22,14 +22,9 @@ from learner.judge.archive import ArchiveEvidence
 from learner.judge.decision import Cause, Decision, Shot, decide
 from learner.judge.fingerprint import fingerprint
 from learner.model import PairOutcome, Rendering
-from learner.net.politeness import (
-    HostLimiter,
-    RetryPolicy,
-    RobotsPolicy,
-    Sleep,
-    closed_reason,
-    with_retries,
-)
+from learner.net.limiter import HostLimiter, Sleep
+from learner.net.retries import RetryPolicy, closed_reason, with_retries
+from learner.net.robots import RobotsPolicy
 from learner.render.marks import page_marks
 from learner.render.renderer import Renderer
 from learner.run.progress import Progress

@@ -13,7 +13,9 @@ from learner.errors import ConfigError
 from learner.judge.archive import MAX_SHARED, ArchiveEvidence, load_archive
 from learner.judge.decision import Cause
 from learner.net.fetch import fetch
-from learner.net.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.net.limiter import HostLimiter
+from learner.net.retries import RetryPolicy
+from learner.net.robots import RobotsPolicy
 from learner.plan.sampling import without_param
 from learner.render.renderer import Renderer
 from learner.run.progress import Progress

@@ -11,7 +11,7 @@ import pytest
 from learner.demo.server import LoggedRequest, Response, Site, SiteServer
 from learner.net.discovery import discover, extract_links, parse_sitemap
 from learner.net.fetch import fetch
-from learner.net.politeness import RobotsPolicy
+from learner.net.robots import RobotsPolicy
 from tests.site.fixture import NEVER_FETCHED
 
 UA = "samepage-learner/0.2"

@@ -13,15 +13,10 @@ import pytest
 from learner.demo.server import Request, Response, Site, SiteServer
 from learner.errors import ConfigError, FetchError
 from learner.net.fetch import FetchResult, PageFetcher, fetch
-from learner.net.politeness import (
-    HostLimiter,
-    RetryPolicy,
-    RobotsPolicy,
-    origin_of,
-    parse_retry_after,
-    polite_fetcher,
-    with_retries,
-)
+from learner.net.hosts import origin_of
+from learner.net.limiter import HostLimiter
+from learner.net.retries import RetryPolicy, parse_retry_after, polite_fetcher, with_retries
+from learner.net.robots import RobotsPolicy
 from learner.plan.targets import parse_target
 
 UA = "samepage-learner/0.2 (+https://example.invalid)"

@@ -14,7 +14,9 @@ import pytest
 from learner.config import RenderSettings
 from learner.demo.server import Request, Response, Site, SiteServer
 from learner.net.fetch import fetch
-from learner.net.politeness import HostLimiter, RetryPolicy, RobotsPolicy
+from learner.net.limiter import HostLimiter
+from learner.net.retries import RetryPolicy
+from learner.net.robots import RobotsPolicy
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer
 from learner.run.progress import Progress
