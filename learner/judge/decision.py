@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from learner.judge.fingerprint import Comparison, Fingerprint, compare
+from learner.judge.compare import Comparison, compare
+from learner.judge.fingerprint import Fingerprint
 
 __all__ = ["Cause", "Decision", "Need", "Shot", "decide"]
 

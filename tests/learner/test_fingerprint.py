@@ -11,7 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from learner.config import RenderSettings
-from learner.judge.fingerprint import MAX_NOISE, TILE, Fingerprint, compare, fingerprint
+from learner.judge.compare import MAX_NOISE, compare
+from learner.judge.fingerprint import TILE, Fingerprint, fingerprint
 from learner.render.renderer import Renderer, Rendering
 
 SHOP = "http://shop.test"
