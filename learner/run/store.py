@@ -1,4 +1,7 @@
-"""The run folder: an append-only checkpoint of compared pairs, evidence images, statistics.
+"""The run folder: an append-only checkpoint of compared pairs, and the folder's other files.
+
+Its lock is a :class:`~learner.run.lock.FolderLock`, its images are kept by
+:class:`~learner.run.evidence_images.EvidenceImages`.
 
 Layout of a run folder (``--cache DIR``)::
 
@@ -11,28 +14,23 @@ Layout of a run folder (``--cache DIR``)::
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import logging
 import os
-import threading
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
 
 from learner.errors import ConfigError
 from learner.model import PairOutcome
+from learner.run.evidence_images import EvidenceImages
+from learner.run.lock import FolderLock
 from samepage import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["RunStore", "saved_comparisons", "write_json_atomic"]
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, the folder is not locked
-    fcntl = None  # type: ignore[assignment]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -56,18 +54,14 @@ class RunStore:
     def __init__(self, folder: Path, *, scope: str, evidence_budget_bytes: int) -> None:
         self.folder = folder
         self.scope = scope
-        self.budget = evidence_budget_bytes
-        self.evidence_bytes = 0
-        self.evidence_skipped = 0
+        self.images = EvidenceImages(folder / "evidence", evidence_budget_bytes)
         self.recorded = 0
         """Comparisons recorded by this run."""
         self._done: dict[tuple[str, str], PairOutcome] = {}
         self._loaded: frozenset[tuple[str, str]] = frozenset()
         self._checkpoint: IO[str] | None = None
-        self._lock: int | None = None
+        self._lock = FolderLock(folder)
         self._entered = False
-        # Evidence is saved from worker threads: the exists-check, write and tally are one step.
-        self._saving = threading.Lock()
 
     @property
     def checkpoint_path(self) -> Path:
@@ -91,18 +85,16 @@ class RunStore:
                 )
         try:
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
-            self._lock = _lock_folder(self.folder)
+            self._lock.take()
         except OSError as exc:
             raise ConfigError(f"cache folder {self.folder}: {exc}") from exc
         try:
             self._load()
-            self.evidence_bytes = sum(
-                p.stat().st_size for p in self.evidence_dir.iterdir() if p.is_file()
-            )
+            self.images.count_existing()
             # Held open for the whole run and closed in __aexit__: one append per comparison.
             self._checkpoint = open(self.checkpoint_path, "a", encoding="utf-8")  # noqa: SIM115
         except BaseException:
-            self._unlock()
+            self._lock.release()
             raise
         return self
 
@@ -117,12 +109,7 @@ class RunStore:
                 self._checkpoint.close()
                 self._checkpoint = None
         finally:
-            self._unlock()
-
-    def _unlock(self) -> None:
-        if self._lock is not None:
-            os.close(self._lock)  # closing the descriptor releases the flock
-            self._lock = None
+            self._lock.release()
 
     def _load(self) -> None:
         if not self.checkpoint_path.exists():
@@ -199,22 +186,20 @@ class RunStore:
         self._checkpoint.write(line + "\n")
         self._checkpoint.flush()
 
+    @property
+    def evidence_bytes(self) -> int:
+        """Bytes of evidence images in the folder."""
+        return self.images.bytes
+
+    @property
+    def evidence_skipped(self) -> int:
+        """Evidence images not saved for the budget."""
+        return self.images.skipped
+
     def save_image(self, key: str, suffix: str, data: bytes) -> str | None:
         """Save an evidence image once, within the budget; its path relative to the folder."""
-        name = hashlib.sha1(key.encode("utf-8")).hexdigest()[:16] + suffix
-        path = self.evidence_dir / name
-        relative = f"evidence/{name}"
-        with self._saving:
-            if path.exists() or path.is_symlink():
-                return relative
-            if self.evidence_bytes + len(data) > self.budget:
-                self.evidence_skipped += 1
-                return None
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-            with os.fdopen(os.open(path, flags, 0o666), "wb") as handle:
-                handle.write(data)
-            self.evidence_bytes += len(data)
-        return relative
+        name = self.images.save(key, suffix, data)
+        return None if name is None else f"evidence/{name}"
 
     def write_stats(self, stats: dict[str, Any]) -> Path:
         """Write ``stats.json`` atomically."""
@@ -225,35 +210,6 @@ class RunStore:
     def write_run(self, settings: dict[str, Any]) -> None:
         """Record the run's effective settings in ``run.json``."""
         write_json_atomic(self.folder / "run.json", settings)
-
-
-def _lock_folder(folder: Path) -> int | None:
-    """Take the run folder's lock (``folder/lock``), or raise ConfigError if a run holds it.
-
-    An advisory ``flock``: released by the kernel when the process ends, however it ends,
-    so a killed run never leaves a stale lock. The holder's process id is written into the
-    file for the message.
-    """
-    if fcntl is None:  # pragma: no cover
-        return None
-    path = folder / "lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
-        os.close(fd)
-        raise ConfigError(
-            f"cache folder {folder} is in use by another learner run (pid {holder}); "
-            "wait for it to end or give another --cache"
-        ) from None
-    except BaseException:
-        os.close(fd)
-        raise
-    with contextlib.suppress(OSError):
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return fd
 
 
 def saved_comparisons(folder: Path) -> int:
