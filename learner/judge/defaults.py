@@ -6,12 +6,12 @@ candidate values tested, one at a time until one holds: first those the paramete
 test points at, however rarely the log spells them (a menu links to ``/list``, not to
 ``/list?lang=en``): a value whose removal showed the same page in that test, and a value
 the page without the parameter marks as its own (its current language link, active tab,
-selected option, canonical link; :mod:`learner.render.marks`, read from the renders that test
-made); then its ``default_values`` most frequent values. For a value *v* of parameter *p*,
+selected option, canonical link; :mod:`learner.render.marks`, read from the renders that
+test made); then its ``default_values`` most frequent values. For a value *v* of parameter *p*,
 a sample is an observed URL whose only *p* is ``p=v`` (or, in a context where none is, an
 observed URL with its one *p* set to *v*), compared (through the same ``compare``, so by
-:func:`learner.judge.decision.decide`, with its renders shared and checkpointed) with the URL
-the normalizer would make of it: without *p* and without the pattern's neutral
+:func:`learner.judge.decision.decide`, with its renders shared and checkpointed) with the
+URL the normalizer would make of it: without *p* and without the pattern's neutral
 parameters.
 
 A value is a default only when all of these hold:
@@ -21,12 +21,21 @@ A value is a default only when all of these hold:
 - no sample changed and no sample failed (testing stops at the first that does: a wrong
   default merges distinct pages silently, so any doubt keeps the value);
 - the successful samples cover ``min_contexts`` paths and values of the other parameters,
-  where the pattern has them: the normalizer applies a default to every URL of the pattern.
+  where the pattern has them, and path templates holding ``min_share`` of the pattern's
+  URLs: the normalizer applies a default to every URL of the pattern.
 
 Values observed in too few contexts to meet these are not tested at all, and a value whose
 removal already changed the page in the parameter's own test is rejected on that evidence:
 neither costs a render. Defaults of several parameters leave one URL together only after
-the joint check of :mod:`learner.judge.joint_defaults`.
+the joint check (:func:`check_joint_defaults`).
+
+Each default is proven alone, so ``page=1`` and ``sort=relevance`` are each the page without
+them. Whether ``?q=oak&page=1&sort=relevance`` is the page ``?q=oak`` is a further claim,
+checked like the joint check of neutral parameters: on up to ``joint_samples`` observed URLs
+that carry a default of every parameter that has one, each in its own context, the URL is
+compared with what the normalizer would make of it. Only when every sample shows the same
+page does the pattern record :class:`~samepage.JointDefaults`; the normalizer otherwise
+drops at most one default from a URL.
 """
 
 from __future__ import annotations
@@ -34,14 +43,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from learner.config import LearnerConfig
 from learner.judge.classify import Compare
-from learner.judge.joint_defaults import check_joint_defaults
 from learner.judge.tally import Spread, Tally, coverage, coverage_gap, share_gap
 from learner.judge.verdicts import cause_of
 from learner.plan.sampling import (
@@ -51,10 +59,19 @@ from learner.plan.sampling import (
     keep_only,
     param_values,
 )
-from samepage import DefaultValue, ParamVerdict, PatternEntry, path_template, pattern_key
+from samepage import (
+    DefaultValue,
+    JointDefaults,
+    ParamVerdict,
+    PatternEntry,
+    path_template,
+    pattern_key,
+)
 
 __all__ = [
     "candidate_values",
+    "check_joint_defaults",
+    "joint_samples",
     "learn_defaults",
     "marked_values",
     "same_values",
@@ -491,3 +508,88 @@ def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
         extra=extra,
         defaults={t.value: t.default for t in trials if t.default is not None},
     )
+
+
+def _carries_all(static: str, defaults: Mapping[str, Set[str]]) -> bool:
+    for name, values in defaults.items():
+        found = param_values(static, name)
+        if len(found) != 1 or found[0] not in values:
+            return False
+    return True
+
+
+def joint_samples(
+    group: PatternGroup,
+    defaults: Mapping[str, Set[str]],
+    size: int,
+    seed: str,
+    cost: Callable[[str], int] = lambda url: 0,
+) -> list[str]:
+    """Up to ``size`` URLs carrying a default of every name in ``defaults``, one per context.
+
+    A context is the path and the values of the parameters without defaults; the URLs whose
+    sample costs the fewest new renders (``cost``) come first, then the pattern's seeded order.
+
+    >>> urls = [f"https://s.example/l?page=1&q={q}&sort=new" for q in "ab"]
+    >>> urls.append("https://s.example/l?page=2&q=c&sort=new")
+    >>> group = PatternGroup("page&q&sort", tuple(urls), 3)
+    >>> joint_samples(group, {"page": {"1"}, "sort": {"new"}}, 5, "seed", lambda u: "q=b" in u)
+    ['https://s.example/l?page=1&q=a&sort=new', 'https://s.example/l?page=1&q=b&sort=new']
+    """
+    order = list(range(len(group.urls)))
+    random.Random(seed).shuffle(order)
+    found = [i for i in order if _carries_all(group.statics[i], defaults)]
+    found.sort(key=lambda i: cost(group.urls[i]))
+    picks: list[str] = []
+    contexts: set[str] = set()
+    for index in found:
+        context = keep_only(group.statics[index], set(group.names) - set(defaults), group.names)
+        if len(picks) < size and context not in contexts:
+            contexts.add(context)
+            picks.append(group.urls[index])
+    return picks
+
+
+async def check_joint_defaults(
+    group: PatternGroup,
+    params: Mapping[str, ParamVerdict],
+    config: LearnerConfig,
+    compare: Compare,
+    *,
+    seed: str,
+    new_renders: Callable[[str, str], int] = lambda url, candidate: 0,
+) -> tuple[JointDefaults | None, dict[str, Any]]:
+    """The joint defaults of a pattern, or ``None`` with why not (empty: nothing to check).
+
+    Args:
+        group: the pattern and its URLs.
+        params: the pattern's verdicts, with the defaults learned one at a time.
+        config: ``joint_samples`` comes from here.
+        compare: renders and compares two URLs, as for every other test.
+        seed: the pattern's seed.
+        new_renders: how many of a sample's two URLs are not rendered yet (to share renders).
+    """
+    defaults = {name: set(v.defaults) for name, v in params.items() if v.defaults}
+    if len(defaults) < 2:
+        return None, {}
+    kept = {name for name, v in params.items() if not v.neutral} - set(defaults)
+
+    def reduced(url: str) -> str:
+        return keep_only(url, kept, group.names)
+
+    urls = joint_samples(
+        group, defaults, config.joint_samples, seed, lambda u: new_renders(u, reduced(u))
+    )
+    names = sorted(defaults)
+    if not urls:
+        return None, {"names": names, "reason": "no observed URL carries all these defaults"}
+    tally = Tally()
+    for url in urls:
+        outcome = await compare(url, reduced(url))
+        tally.add(outcome, ("", ()))
+        if outcome.outcome != "same":
+            break
+    if tally.changed or tally.failed:
+        why = "the page changed" if tally.changed else "a sample could not be decided"
+        return None, {"names": names, "samples": tally.samples, "reason": why}
+    return JointDefaults(frozenset(names), tally.tested, extra={"samples": tally.samples}), {}

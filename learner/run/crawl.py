@@ -37,9 +37,8 @@ from learner.render.browser import BrowserChoice, find_browser
 from learner.render.renderer import Renderer
 from learner.run.diff import GateResult
 from learner.run.domain import DomainRun, DomainStats, comparison_scope, learn_domain
-from learner.run.outputs import check_output
 from learner.run.progress import Progress
-from learner.run.publish import GateRefused, publish
+from learner.run.publish import GateRefused, check_output, publish
 from learner.run.sample_runner import SampleRunner
 from learner.run.store import RunStore
 from samepage import DomainEntry, LearnedSet, MIQPSNormalizer, load_learned

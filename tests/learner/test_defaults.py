@@ -20,8 +20,7 @@ import pytest_asyncio
 from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
 from learner.judge.classify import Compare
-from learner.judge.defaults import candidate_values, value_samples
-from learner.judge.joint_defaults import check_joint_defaults
+from learner.judge.defaults import candidate_values, check_joint_defaults, value_samples
 from learner.model import PairOutcome
 from learner.plan.sampling import PatternGroup, group_by_pattern
 from learner.plan.targets import parse_target
