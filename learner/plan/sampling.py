@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from samepage import InvalidURL, MIQPSNormalizer, path_template, pattern_key
+from samepage import InvalidURL, MIQPSNormalizer, path_template, pattern_key, query_params, url_host
 
 logger = logging.getLogger(__name__)
 
@@ -140,8 +140,8 @@ def sample_seed(seed: int, domain: str, pattern: str) -> str:
 
 def _host(url: str) -> str:
     try:
-        return (urlsplit(url).hostname or "").rstrip(".")
-    except ValueError:
+        return url_host(url)
+    except InvalidURL:
         return ""
 
 
@@ -150,14 +150,9 @@ def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
     return sorted(groups.values(), key=lambda g: (-g.count, g.pattern))[:k]
 
 
-def _pairs(url: str) -> list[tuple[str, str]]:
-    query = url.partition("#")[0].partition("?")[2]
-    return [(piece.partition("=")[0], piece) for piece in query.split("&") if piece]
-
-
 def param_values(url: str, name: str) -> tuple[str, ...]:
-    """Every value of ``name`` in a normalised URL, in order."""
-    return tuple(piece.partition("=")[2] for n, piece in _pairs(url) if n == name)
+    """Every value of ``name`` in a normalised URL, in order (read by samepage)."""
+    return tuple(value for n, value in query_params(url) if n == name)
 
 
 def context_of(static: str, name: str) -> Context:
@@ -167,9 +162,9 @@ def context_of(static: str, name: str) -> Context:
     ('/list', (('q', 'oak'), ('size', '10')))
     """
     companions: dict[str, list[str]] = {}
-    for other, piece in _pairs(static):
+    for other, value in query_params(static):
         if other != name:
-            companions.setdefault(other, []).append(piece.partition("=")[2])
+            companions.setdefault(other, []).append(value)
     path = urlsplit(static).path
     return path, tuple((n, *values) for n, values in sorted(companions.items()))
 

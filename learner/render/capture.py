@@ -34,6 +34,7 @@ from playwright.async_api import Error as PlaywrightError
 from learner.config import RenderSettings
 from learner.errors import NavigationFailed, RenderCause, RenderTimeout
 from learner.model import Rendering
+from learner.net.hosts import url_host_key
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import MEASURE, PROBE, READY_STATE, SCROLL_THROUGH
 
@@ -57,7 +58,7 @@ class PageWatch:
     def __init__(self, page: Page, url: str, memory: MemoryWatchdog | None = None) -> None:
         self.page = page
         self.memory = memory
-        self.host = (urlsplit(url).hostname or "").lower()
+        self.host = url_host_key(url)
         self.inflight: set[Request] = set()
         self.requests_started = 0
         self.last_request_end = time.monotonic()
@@ -130,7 +131,7 @@ class PageWatch:
         parts = urlsplit(target)
         if parts.scheme not in ("http", "https"):
             self.fail(f"redirected to a non-HTTP URL: {target}", RenderCause.NON_HTTP)
-        elif (parts.hostname or "").lower() != self.host:
+        elif url_host_key(target) != self.host:
             self.fail(f"redirected to another host: {target}", RenderCause.OTHER_HOST)
 
     def _on_done(self, request: Request) -> None:

@@ -22,6 +22,7 @@ from learner.judge.archive import ArchiveEvidence
 from learner.judge.decision import Cause, Decision, Shot, decide
 from learner.judge.fingerprint import fingerprint
 from learner.model import PairOutcome, Rendering
+from learner.net.hosts import url_host_key
 from learner.net.limiter import HostLimiter, Sleep
 from learner.net.retries import RetryPolicy, closed_reason, with_retries
 from learner.net.robots import RobotsPolicy
@@ -128,7 +129,7 @@ class SampleRunner:
         """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
         if not await self.robots.allowed(url):
             return self._failed(counters, "disallowed by robots.txt", "robots")
-        host = urlsplit(url).hostname or ""
+        host = url_host_key(url)
 
         async def attempt() -> Rendering:
             closed = self.limiter.closed_for(host)

@@ -193,4 +193,5 @@ def test_the_report_says_which_paths_the_samples_covered(
 ) -> None:
     index = write_report(trust_run.run_folder, tmp_path / "report")
     html = index.read_text(encoding="utf-8")
-    assert "samples covered 2 of 2 paths (<code>/feed</code>, <code>/item</code>)" in html
+    assert "samples covered templates holding 100.0% of the URLs, 2 of 2 paths" in html
+    assert "paths (<code>/feed</code>, <code>/item</code>)" in html
