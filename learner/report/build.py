@@ -18,7 +18,7 @@ from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import EvidenceImages, RunFolder, read_run_folder
-from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope
+from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
 from samepage.learned import pattern_conflicts
 
 logger = logging.getLogger(__name__)
@@ -450,7 +450,7 @@ def write_report(run: Path, out: Path) -> Path:
         out.mkdir(parents=True, exist_ok=True)
         images = EvidenceImages(found, out)
         index = out / "index.html"
-        index.write_text(page(title, _body(found, images)), encoding="utf-8")
+        write_text_atomic(index, page(title, _body(found, images)))
     except OSError as exc:
         raise ConfigError(f"report folder {out}: {exc}") from exc
     logger.info("report: %s (%d evidence images)", index, len(images.copied))

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
 from learner.demo.server import Request, Response, Site, SiteServer
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
 from tests.plugins.engines import engine
@@ -79,6 +81,7 @@ def _crawl(server: SiteServer, settings: Mapping[str, object], *starts: str) -> 
     return [f"{r.path}?{r.query}" if r.query else r.path for r in server.requests[before:]]
 
 
+@pytest.mark.slow  # a whole Scrapy crawl of a local site
 def test_a_crawl_with_samepage_keys_fetches_each_page_once(tmp_path: Path) -> None:
     with SiteServer([_site()]) as server:
         samepage = {
@@ -96,6 +99,7 @@ def test_a_crawl_with_samepage_keys_fetches_each_page_once(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow  # a whole Scrapy crawl of a local site
 def test_the_http_cache_answers_another_spelling_of_a_cached_page(tmp_path: Path) -> None:
     cache = {"HTTPCACHE_ENABLED": True}
     samepage = {"REQUEST_FINGERPRINTER_CLASS": "samepage.scrapy.SamepageFingerprinter"}

@@ -177,6 +177,7 @@ def test_parquet_columns_of_any_type_key_as_normalize_url(column: tuple[str, lis
         _check_plan(source, values)
 
 
+@pytest.mark.slow  # each example writes and reads a CSV file through DuckDB
 @_SETTINGS
 @given(_COLUMNS.filter(lambda c: c[0] != "binary"))
 def test_csv_columns_of_any_type_key_as_normalize_url(column: tuple[str, list[Any]]) -> None:
