@@ -15,7 +15,7 @@ test: setup
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup
-	$(PY) -m pytest -m "not browser and not spark and not ray and not apps and not slow"
+	$(PY) -m pytest -n auto -m "not browser and not spark and not ray and not apps and not slow"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"
