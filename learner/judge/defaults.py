@@ -41,12 +41,10 @@ drops at most one default from a URL.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from learner.config import LearnerConfig
 from learner.judge.classify import Compare
@@ -58,6 +56,9 @@ from learner.plan.sampling import (
     context_of,
     keep_only,
     param_values,
+    seeded_order,
+    template_urls,
+    with_value,
 )
 from samepage import (
     DefaultValue,
@@ -65,7 +66,6 @@ from samepage import (
     ParamVerdict,
     PatternEntry,
     path_template,
-    pattern_key,
 )
 
 __all__ = [
@@ -76,7 +76,6 @@ __all__ = [
     "marked_values",
     "same_values",
     "value_samples",
-    "with_value",
 ]
 
 
@@ -103,28 +102,6 @@ def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Con
         for i, static in enumerate(group.statics)
         if param_values(static, name) == (value,)
     ]
-
-
-def with_value(url: str, name: str, value: str) -> str:
-    """An observed URL with the value of parameter ``name`` replaced by ``value``.
-
-    Names are read as the normaliser reads them; everything else stays as observed: order,
-    spelling, other parameters. ``value`` is spelled as in a normalised URL.
-
-    >>> with_value("https://s.example/p/?b=2&%61=1&c=3#top", "a", "en")
-    'https://s.example/p/?b=2&%61=en&c=3#top'
-    """
-    head, hash_, fragment = url.partition("#")
-    base, mark, query = head.partition("?")
-    parts = urlsplit(base)
-    origin = f"{parts.scheme}://{parts.netloc}/?"
-    pieces = [
-        f"{piece.partition('=')[0]}={value}"
-        if piece and pattern_key(origin + piece) == name
-        else piece
-        for piece in query.split("&")
-    ]
-    return f"{base}{mark}{'&'.join(pieces)}{hash_}{fragment}"
 
 
 MIN_SHARE = 0.1
@@ -245,9 +222,7 @@ def _picks(
 
     Also returns how many of them come first, one per path template.
     """
-    order = list(range(len(group.urls)))
-    random.Random(seed).shuffle(order)
-    rank = {index: n for n, index in enumerate(order)}
+    rank = {index: n for n, index in enumerate(seeded_order(group, seed))}
 
     def url_of(source: _Source) -> str:
         url = group.urls[source.index]
@@ -255,8 +230,7 @@ def _picks(
 
     found = [s for sources in _pool(group, name, value).values() for s in sources]
     found.sort(key=lambda s: (cost(url_of(s)), not s.observed, rank[s.index]))
-    shares = Counter(path_template(urlsplit(static).path) for static in group.statics)
-    templates = sorted(shares, key=lambda t: (-shares[t], t))
+    templates = template_urls(group)  # most URLs first
     picks: list[_Source] = []
     contexts: set[Context] = set()
 
@@ -536,9 +510,7 @@ def joint_samples(
     >>> joint_samples(group, {"page": {"1"}, "sort": {"new"}}, 5, "seed", lambda u: "q=b" in u)
     ['https://s.example/l?page=1&q=a&sort=new', 'https://s.example/l?page=1&q=b&sort=new']
     """
-    order = list(range(len(group.urls)))
-    random.Random(seed).shuffle(order)
-    found = [i for i in order if _carries_all(group.statics[i], defaults)]
+    found = [i for i in seeded_order(group, seed) if _carries_all(group.statics[i], defaults)]
     found.sort(key=lambda i: cost(group.urls[i]))
     picks: list[str] = []
     contexts: set[str] = set()

@@ -34,9 +34,11 @@ __all__ = [
     "one_per_template",
     "param_values",
     "sample_seed",
+    "seeded_order",
     "template_of",
     "template_urls",
     "top_patterns",
+    "with_value",
     "without_param",
 ]
 
@@ -190,19 +192,42 @@ def template_urls(group: PatternGroup) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+def _observed_pieces(url: str) -> tuple[str, str, list[tuple[str, str]], str]:
+    """``url`` as observed: its base, ``?`` (or ""), its query pieces and ``#fragment``.
+
+    Each piece comes with its name as the normalizer reads it (``""`` for an empty piece),
+    so that a URL can be rebuilt with every other piece spelled as it was observed.
+    """
+    head, hash_, fragment = url.partition("#")
+    base, mark, query = head.partition("?")
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}/?"
+    pieces = [(pattern_key(origin + p) if p else "", p) for p in query.split("&")]
+    return base, mark, pieces, hash_ + fragment
+
+
 def _rebuild(url: str, drop: Iterable[str]) -> str:
     """``url`` as observed, without the query pieces whose normalised name is in ``drop``."""
     names = set(drop)
-    head, hash_, fragment = url.partition("#")
-    base, mark, query = head.partition("?")
+    base, mark, pieces, fragment = _observed_pieces(url)
     if not mark:
         return url
-    parts = urlsplit(base)
-    origin = f"{parts.scheme}://{parts.netloc}/?"
-    kept = [p for p in query.split("&") if not p or pattern_key(origin + p) not in names]
-    rest = "&".join(kept).strip("&")
-    out = f"{base}?{rest}" if rest else base
-    return f"{out}{hash_}{fragment}"
+    rest = "&".join(p for n, p in pieces if not p or n not in names).strip("&")
+    return f"{base}?{rest}{fragment}" if rest else f"{base}{fragment}"
+
+
+def with_value(url: str, name: str, value: str) -> str:
+    """An observed URL with the value of parameter ``name`` replaced by ``value``.
+
+    Names are read as the normaliser reads them; everything else stays as observed: order,
+    spelling, other parameters. ``value`` is spelled as in a normalised URL.
+
+    >>> with_value("https://s.example/p/?b=2&%61=1&c=3#top", "a", "en")
+    'https://s.example/p/?b=2&%61=en&c=3#top'
+    """
+    base, mark, pieces, fragment = _observed_pieces(url)
+    query = "&".join(f"{p.partition('=')[0]}={value}" if p and n == name else p for n, p in pieces)
+    return f"{base}{mark}{query}{fragment}"
 
 
 def without_param(url: str, name: str) -> str:
@@ -226,7 +251,8 @@ def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
     return _rebuild(url, [n for n in pattern if n not in keep])
 
 
-def _seeded_order(group: PatternGroup, seed: str) -> list[int]:
+def seeded_order(group: PatternGroup, seed: str) -> list[int]:
+    """The indexes of the group's URLs in one seeded shuffle: every sample choice's order."""
     order = list(range(len(group.urls)))
     random.Random(seed).shuffle(order)
     return order
@@ -245,7 +271,7 @@ def choose_samples(
     the group's URLs serves every parameter, so the same URLs tend to be chosen for all of
     them and one render of an original serves several tests.
     """
-    order = _seeded_order(group, seed)
+    order = seeded_order(group, seed)
     by_template: dict[str, list[int]] = {template: [] for template in template_urls(group)}
     for index in order:
         by_template[template_of(group.statics[index])].append(index)
@@ -299,7 +325,7 @@ def more_samples(
     """
     seen = {param_values(group.static_of(url), name) for url in taken}
     picks: list[str] = []
-    for index in _seeded_order(group, seed):
+    for index in seeded_order(group, seed):
         if len(picks) >= size:
             break
         static = group.statics[index]
@@ -322,7 +348,7 @@ def one_per_template(
     values = {param_values(group.static_of(url), name) for url in taken}
     used = set(taken)
     by_template: dict[str, list[int]] = {template: [] for template in templates}
-    for index in _seeded_order(group, seed):
+    for index in seeded_order(group, seed):
         listed = by_template.get(template_of(group.statics[index]))
         if listed is not None and group.urls[index] not in used:
             listed.append(index)

@@ -25,10 +25,9 @@ from learner.judge.defaults import (
     marked_values,
     same_values,
     value_samples,
-    with_value,
 )
 from learner.model import PairOutcome
-from learner.plan.sampling import PatternGroup, group_by_pattern
+from learner.plan.sampling import PatternGroup, group_by_pattern, with_value
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
 from learner.render.marks import MAX_MARKS, page_marks
