@@ -42,7 +42,8 @@ from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
-from learner.plan.sampling import choose_samples, group_by_pattern, top_patterns
+from learner.plan.picks import choose_samples
+from learner.plan.sampling import group_by_pattern, top_patterns
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import CHROMIUM_ARGS, find_browser, resolver_rules
 from learner.render.renderer import Renderer

@@ -26,13 +26,11 @@ from learner.config import LearnerConfig
 from learner.judge.tally import Spread, Tally, coverage, coverage_gap, share_gap
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.model import PairOutcome
+from learner.plan.picks import choose_samples, more_samples, one_per_template
 from learner.plan.sampling import (
     PatternGroup,
-    choose_samples,
     context_of,
     keep_only,
-    more_samples,
-    one_per_template,
     param_values,
     template_of,
     template_urls,

@@ -12,13 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from learner.plan.sampling import (
-    PatternGroup,
-    choose_samples,
-    group_by_pattern,
-    sample_seed,
-    top_patterns,
-)
+from learner.plan.picks import choose_samples
+from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.plan.targets import Target
 from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
 

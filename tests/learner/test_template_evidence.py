@@ -14,7 +14,8 @@ from learner.judge.shared import shared_evidence
 from learner.judge.tally import Spread, Tally, coverage, covered_share, share_gap
 from learner.judge.verdicts import account, cause_of
 from learner.model import PairOutcome
-from learner.plan.sampling import choose_samples, param_values, template_of
+from learner.plan.picks import choose_samples
+from learner.plan.sampling import param_values, template_of
 from learner.run.diff import SHARED, diff_learned, gate
 from samepage import (
     DefaultValue,
