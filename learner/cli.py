@@ -143,6 +143,8 @@ def _print_summary(result: CrawlResult) -> None:
         kept = ", ".join(f"{count} {cause}" for cause, count in found.kept.items())
         if kept:
             print(f"{'':<24} kept for want of evidence: {kept}")
+        for param, reason in found.uncovered.items():
+            print(f"{'':<24} {param}: {reason}")
     stats = result.stats
     print(
         f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "

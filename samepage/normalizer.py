@@ -370,6 +370,53 @@ def _shared_evidence(recorded: ParamVerdict) -> str:
     return "; shared evidence of the host's patterns"
 
 
+def _companion_note(values: object) -> str:
+    """The detail's note of how a verdict's samples covered the other parameters' values.
+
+    >>> _companion_note({"max": {"share": 0.642, "urls": 14, "classes_seen": 2,
+    ...                  "classes": [{"value": "10", "covered": True}, {"value": "5"}]}})
+    '; beside max: 1 of 2 value classes, 64.2% of 14 URLs'
+    """
+    if not isinstance(values, dict):
+        return ""
+    notes = []
+    for name, seen in sorted(values.items()):
+        if not isinstance(seen, dict):
+            continue
+        classes = seen.get("classes")
+        covered = (
+            sum(1 for c in classes if isinstance(c, dict) and c.get("covered"))
+            if isinstance(classes, list)
+            else 0
+        )
+        share = seen.get("share")
+        if isinstance(share, (int, float)):
+            notes.append(
+                f"{name}: {covered} of {seen.get('classes_seen')} value classes, "
+                f"{share:.1%} of {seen.get('urls')} URLs"
+            )
+    return "; beside " + ", ".join(notes) if notes else ""
+
+
+def _unseen_companions(recorded: ParamVerdict, pattern: str | None, name: str) -> list[str]:
+    """The URL's other parameters that no pattern a shared verdict rests on has beside ``name``.
+
+    A shared verdict was learned on studied patterns; a URL of another pattern whose other
+    parameters one of them holds met the same companions. Any other companion (a page size
+    beside ``page``, say) may decide whether ``name`` matters: the verdict says nothing there.
+    """
+    others = {n for n in (pattern or "").split("&") if n and n != name}
+    patterns = recorded.extra.get("patterns")
+    if not isinstance(patterns, list):
+        return sorted(others)  # evidence of unknown patterns met no companion
+    best: set[str] | None = None
+    for studied in patterns:
+        missing = others - set(str(studied).split("&"))
+        if best is None or len(missing) < len(best):
+            best = missing
+    return sorted(best if best is not None else others)
+
+
 def _learned_decision(
     policy: _HostPolicy,
     name: str,
@@ -413,6 +460,14 @@ def _learned_decision(
         label = f"*@{template}"
         if recorded is not None:
             evidence = _shared_evidence(recorded)
+            unseen = _unseen_companions(recorded, pattern, name)
+            if unseen and (recorded.neutral or recorded.defaults):
+                return True, Rule(
+                    f"learned:{key}:{label}:{name}:unseen-companions",
+                    "learned",
+                    f"kept: the shared evidence{evidence.removeprefix('; shared evidence')} "
+                    f"never had {name} beside {', '.join(unseen)}",
+                )
     if recorded is None:
         fallback = policy.fallback
         if fallback is not None and name in fallback:
@@ -430,6 +485,9 @@ def _learned_decision(
     detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
     if recorded.reason:
         detail += f"; {recorded.reason}"
+    covered = recorded.extra.get("coverage")
+    if isinstance(covered, dict) and covered.get("values"):
+        detail += _companion_note(covered["values"])
     if evidence:
         detail += evidence
     rule = Rule(f"learned:{key}:{label}:{name}:{recorded.verdict}", "learned", detail)

@@ -2,11 +2,13 @@
 
 The renders and comparisons are behind one callable, ``compare(original, candidate)``, so this
 module holds only the method: which pairs to look at, when to stop, and what to conclude.
-A parameter is neutral only with ``min_samples`` successful samples, no change among them,
-samples that covered ``min_contexts`` values of the other parameters (where the pattern has
-that many), and successful samples on path templates that hold ``min_share`` of the
-pattern's URLs; a parameter whose first ``give_up_after`` originals could not be used is
-given up and kept.
+A parameter is neutral only with ``min_samples`` successful samples of as many distinct
+values, no change among them, samples that covered ``min_contexts`` values of the other
+parameters (where the pattern has that many), successful samples on path templates that hold
+``min_share`` of the pattern's URLs, and successful samples across the values of every kept
+companion parameter holding ``min_share`` of the URLs (every value of a kept count, such as
+a page size: :mod:`learner.plan.companions`). A parameter whose first ``give_up_after``
+originals could not be used is given up and kept.
 
 Outcomes are grouped by path template (:func:`samepage.path_template`). Where templates
 disagree (a change on one, none on another) or the pattern lacks the share while a template
@@ -18,19 +20,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from learner.config import LearnerConfig
-from learner.judge.tally import Spread, Tally, coverage, coverage_gap, share_gap
+from learner.judge.joint import Compare, joint_check, scoped_joint_check
+from learner.judge.tally import (
+    Spread,
+    Tally,
+    companion_gap,
+    coverage,
+    coverage_gap,
+    held_values,
+    missing_classes,
+    share_gap,
+)
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.model import PairOutcome
-from learner.plan.picks import choose_samples, more_samples, one_per_template
+from learner.plan.picks import choose_samples, cover_companions, more_samples, one_per_template
 from learner.plan.sampling import (
     PatternGroup,
+    Value,
     context_of,
-    keep_only,
     param_values,
     template_of,
     template_urls,
@@ -40,9 +52,7 @@ from samepage import ParamVerdict, PatternEntry, TemplateScope
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["classify_pattern", "gave_up", "kept"]
-
-Compare = Callable[[str, str], Awaitable[PairOutcome]]
+__all__ = ["Compare", "classify_pattern", "gave_up"]
 
 
 @dataclass(slots=True)
@@ -51,19 +61,38 @@ class _Outcomes:
 
     name: str
     group: PatternGroup
+    spread: Spread
+    observed: int
+    """Distinct values of the parameter among the pattern's URLs."""
     all: Tally = field(default_factory=Tally)
     by_template: dict[str, Tally] = field(default_factory=dict)
     planned: dict[str, int] = field(default_factory=dict)
     """Samples planned per template."""
     urls: list[str] = field(default_factory=list)
     """Every sample URL tested, in order."""
+    values: set[Value] = field(default_factory=set)
+    """The values of the parameter among the successful samples."""
+    drawn: int = 0
+    """Samples drawn to cover the values of kept companions."""
 
     def add(self, url: str, outcome: PairOutcome) -> None:
         static = self.group.static_of(url)
-        context = context_of(static, self.name)
-        self.all.add(outcome, context)
-        self.by_template.setdefault(template_of(static), Tally()).add(outcome, context)
+        context, value = context_of(static, self.name), param_values(static, self.name)
+        self.all.add(outcome, context, value)
+        self.by_template.setdefault(template_of(static), Tally()).add(outcome, context, value)
         self.urls.append(url)
+        if outcome.outcome != "failed":
+            self.values.add(value)
+
+    @classmethod
+    def of(cls, name: str, group: PatternGroup, config: LearnerConfig) -> _Outcomes:
+        """No outcome yet of ``name``'s samples in ``group``."""
+        # A class of companion values needs two values of the parameter: one may be the
+        # value the page shows anyway (page=1).
+        spread = Spread.of(
+            group, name, min_share=config.min_share, most_each=config.samples, each=2
+        )
+        return cls(name, group, spread, len({param_values(s, name) for s in group.statics}))
 
     def changed_on(self, template: str, threshold: float) -> bool:
         """Whether the samples of ``template`` settled a change there."""
@@ -82,12 +111,9 @@ async def _test_param(
     config: LearnerConfig,
     compare: Compare,
     seed: str,
-) -> tuple[ParamVerdict, dict[str, ParamVerdict]]:
-    """Test one parameter on its sample URLs, stopping as soon as the verdicts are settled.
-
-    Returns the pattern's verdict and the verdicts of the templates that get a scope.
-    """
-    found = _Outcomes(name, group)
+) -> _Outcomes:
+    """Test one parameter on its sample URLs, stopping as soon as the verdicts are settled."""
+    found = _Outcomes.of(name, group, config)
     templates = [template_of(group.static_of(url)) for url in urls]
     for template in templates:
         found.planned[template] = found.planned.get(template, 0) + 1
@@ -119,8 +145,7 @@ async def _test_param(
             break
     await _reach_share(found, config, compare, seed)
     await _settle_disagreement(found, config, compare, seed)
-    verdict = _verdict(found, len(urls), config, Spread.of(group, name))
-    return verdict, _scoped(found, config) if not verdict.neutral else {}
+    return found
 
 
 async def _reach_share(
@@ -189,16 +214,42 @@ async def _settle_disagreement(
                 break  # too few left to reach min_samples
 
 
-def _verdict(found: _Outcomes, planned: int, config: LearnerConfig, spread: Spread) -> ParamVerdict:
+async def _cover_companions(
+    found: _Outcomes, required: Collection[str], config: LearnerConfig, compare: Compare, seed: str
+) -> None:
+    """Draw samples until the successes cover the values of the ``required`` companions.
+
+    Only for a parameter that looks neutral otherwise: one URL at a time, the one that
+    brings the uncovered values holding the most URLs (every value of a numeric companion),
+    at most ``samples`` in all, until a change, or until nothing is missing.
+    """
+    spread = found.spread
+
+    def class_of(other: str, value: Value) -> Value:
+        return spread.others[other].class_of(value, config.min_share)
+
+    while found.drawn < config.samples and _verdict(found, config, ()).neutral:
+        tally = found.all
+        missing = missing_classes(tally.contexts, tally.values, spread, required)
+        held = held_values(tally, spread)
+        url = cover_companions(found.group, found.name, missing, class_of, held, found.urls, seed)
+        if not missing or url is None:
+            return
+        found.drawn += 1
+        found.add(url, await compare(url, without_param(url, found.name)))
+
+
+def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str]) -> ParamVerdict:
+    """The pattern's verdict on ``found``, the values of the ``required`` companions covered."""
     tally = found.all
     counts = (tally.tested, tally.changed, tally.failed)
-    seen = coverage(tally, spread)
+    seen = coverage(tally, found.spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
     changed = tally.changed > config.threshold * max(tally.tested, 1) and tally.changed
     if changed or found.changed_templates(config.threshold):
         extra["cause"] = VerdictCause.CHANGED.value
         return ParamVerdict("non-neutral", *counts, extra=extra)
-    reason, cause = _want(tally, planned, config)
+    reason, cause = _want(found, config)
     if not reason:
         gaps = (
             coverage_gap(seen, config.min_contexts, kinds=("companions",)),
@@ -206,6 +257,9 @@ def _verdict(found: _Outcomes, planned: int, config: LearnerConfig, spread: Spre
         )
         reason = "; ".join(gap for gap in gaps if gap)
         cause = VerdictCause.COVERAGE if reason else cause
+    if not reason:
+        reason = companion_gap(seen, required, config.min_share)
+        cause = VerdictCause.COMPANIONS if reason else cause
     extra["cause"] = cause.value
     if reason:
         if tally.reasons:
@@ -214,30 +268,52 @@ def _verdict(found: _Outcomes, planned: int, config: LearnerConfig, spread: Spre
     return ParamVerdict("neutral", *counts, extra=extra)
 
 
-def _want(tally: Tally, planned: int, config: LearnerConfig) -> tuple[str, VerdictCause]:
-    """Why too few samples succeeded to decide, if so (the reason is "" otherwise)."""
+def _want(found: _Outcomes, config: LearnerConfig) -> tuple[str, VerdictCause]:
+    """Why too few samples succeeded to decide, if so (the reason is "" otherwise).
+
+    Neutral needs ``min_samples`` successful samples of as many distinct values: a
+    parameter whose URLs hold fewer is decided value by value, as default values
+    (:mod:`learner.judge.defaults`).
+    """
+    tally = found.all
     if tally.hopeless >= config.give_up_after and tally.tested == 0:
         reason = f"given up: the first {tally.hopeless} originals could not be used"
         return reason, VerdictCause.ORIGINALS_UNUSABLE
+    if found.observed < config.min_samples:
+        reason = f"only {found.observed} distinct value(s) observed; {config.min_samples} needed"
+        return reason, VerdictCause.FEW_VALUES
     if tally.tested < config.min_samples:
-        if planned < config.min_samples and not tally.failed:
-            reason = f"only {planned} distinct value(s) observed; {config.min_samples} needed"
-            return reason, VerdictCause.FEW_VALUES
         reason = f"only {tally.tested} successful sample(s); {config.min_samples} needed"
+        return reason, VerdictCause.FAILED_SAMPLES
+    if len(found.values) < config.min_samples:
+        reason = (
+            f"successful samples held {len(found.values)} distinct value(s); "
+            f"{config.min_samples} needed"
+        )
         return reason, VerdictCause.FAILED_SAMPLES
     return "", VerdictCause.NO_CHANGE
 
 
-def _scoped(found: _Outcomes, config: LearnerConfig) -> dict[str, ParamVerdict]:
+def _scoped(
+    found: _Outcomes, config: LearnerConfig, required: Collection[str]
+) -> dict[str, ParamVerdict]:
     """Each template's own verdict, where some template is neutral on its own evidence.
 
     Neutral on a template: ``min_samples`` successful samples there, no change, and the
-    template's values of the other parameters covered; changed where its samples changed.
-    A template with less evidence gets no scope (the pattern's keep holds there).
+    template's values of the other parameters covered (those of the ``required`` kept
+    companions by share of the template's URLs); changed where its samples changed. A
+    template with less evidence gets no scope (the pattern's keep holds there).
     """
     out: dict[str, ParamVerdict] = {}
     for template, tally in sorted(found.by_template.items()):
-        spread = Spread.of(found.group, found.name, template)
+        spread = Spread.of(
+            found.group,
+            found.name,
+            template,
+            min_share=config.min_share,
+            most_each=config.samples,
+            each=2,
+        )
         seen = coverage(tally, spread)
         extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
         counts = (tally.tested, tally.changed, tally.failed)
@@ -248,151 +324,53 @@ def _scoped(found: _Outcomes, config: LearnerConfig) -> dict[str, ParamVerdict]:
             not tally.changed
             and tally.tested >= config.min_samples
             and not coverage_gap(seen, config.min_contexts, kinds=("companions",))
+            and not companion_gap(seen, required, config.min_share)
         ):
             extra["cause"] = VerdictCause.NO_CHANGE.value
             out[template] = ParamVerdict("neutral", *counts, extra=extra)
     return out if any(v.neutral for v in out.values()) else {}
 
 
+async def _decide(
+    found: dict[str, _Outcomes],
+    forced: dict[str, ParamVerdict],
+    config: LearnerConfig,
+    compare: Compare,
+    seed: str,
+) -> dict[str, ParamVerdict]:
+    """The verdicts of a pattern's parameters, each covering the values of the kept ones.
+
+    Which companions are kept is known only once every parameter is decided, and a
+    parameter kept for want of such coverage is a kept companion of the others: so, until
+    the kept set stops growing, each parameter that looks neutral gets samples drawn to
+    cover the values of the parameters kept so far, and is decided again. A parameter
+    once kept stays among the companions the others must cover (more samples may make it
+    neutral; asking for more coverage only keeps more), so the rounds end.
+    ``forced`` verdicts (kept by a joint check) stand as they are.
+    """
+    kept = set(forced)
+    while True:
+        verdicts = {
+            name: forced.get(name) or _verdict(f, config, kept - {name})
+            for name, f in found.items()
+        }
+        now = {name for name, verdict in verdicts.items() if not verdict.neutral}
+        if now <= kept:
+            return verdicts
+        kept |= now
+        await asyncio.gather(
+            *(
+                _cover_companions(f, kept - {name}, config, compare, seed)
+                for name, f in found.items()
+                if name not in forced
+                and (name not in kept or cause_of(verdicts[name]) == VerdictCause.COMPANIONS)
+            )
+        )
+
+
 def gave_up(entry: PatternEntry) -> bool:
     """Whether every parameter of a studied pattern was given up (its originals failed)."""
     return all(cause_of(v).gave_up for v in entry.params.values())
-
-
-async def _joint_check(
-    group: PatternGroup,
-    verdicts: dict[str, ParamVerdict],
-    urls: list[str],
-    config: LearnerConfig,
-    compare: Compare,
-) -> tuple[dict[str, ParamVerdict], list[dict[str, str]]]:
-    """Grow the kept set until the URL reduced to it renders the original page.
-
-    Parameters can stand in for each other (two ids, either of which finds the item): each
-    looks neutral alone, but dropping both changes the page. On a few sample URLs, reduce the
-    URL to its non-neutral parameters; if the page changes, add back the first neutral
-    parameter that restores it (or all of them when none does alone). A sample that cannot
-    be rendered proves nothing; if no sample can be, every parameter is kept.
-    """
-    names = group.names
-    keep = {n for n in names if not verdicts[n].neutral}
-    verified = 0
-    checks: list[dict[str, str]] = []
-    for url in urls:
-        if verified >= config.joint_samples or keep.issuperset(names):
-            break
-        while not keep.issuperset(names):
-            outcome = await compare(url, keep_only(url, keep, names))
-            checks.append({"url": url, "candidate": outcome.candidate, "outcome": outcome.outcome})
-            if outcome.outcome == "failed":
-                break
-            if outcome.outcome == "same":
-                verified += 1
-                break
-            missing = sorted(n for n in names if n not in keep)
-            restored = None
-            for name in missing:
-                trial = await compare(url, keep_only(url, keep | {name}, names))
-                checks.append({"url": url, "candidate": trial.candidate, "outcome": trial.outcome})
-                if trial.outcome == "same":
-                    restored = name
-                    break
-            if restored:
-                others = ", ".join(n for n in missing if n != restored) or "the others"
-                _mark(
-                    verdicts,
-                    [restored],
-                    f"joint check: needed once {others} are dropped",
-                    VerdictCause.JOINT_CHECK,
-                )
-                keep.add(restored)
-            else:
-                _mark(
-                    verdicts,
-                    missing,
-                    "joint check: dropping these together changes the page",
-                    VerdictCause.JOINT_CHECK,
-                )
-                keep.update(missing)
-    if verified == 0 and not keep.issuperset(names):
-        missing = [n for n in names if n not in keep]
-        _mark(
-            verdicts,
-            missing,
-            "joint check could not be rendered on any sample",
-            VerdictCause.JOINT_UNRENDERED,
-        )
-    return verdicts, checks
-
-
-def _mark(
-    verdicts: dict[str, ParamVerdict], names: list[str], reason: str, cause: VerdictCause
-) -> None:
-    for name in names:
-        verdicts[name] = kept(verdicts[name], reason, cause)
-
-
-def kept(verdict: ParamVerdict, reason: str, cause: VerdictCause) -> ParamVerdict:
-    """``verdict`` made non-neutral for ``reason``, its counts and samples unchanged."""
-    return ParamVerdict(
-        "non-neutral",
-        verdict.tested,
-        verdict.changed,
-        verdict.failed,
-        reason=reason,
-        extra={**verdict.extra, "cause": cause.value},
-    )
-
-
-async def _scoped_joint_check(
-    group: PatternGroup,
-    verdicts: Mapping[str, ParamVerdict],
-    template: str,
-    scoped: dict[str, ParamVerdict],
-    config: LearnerConfig,
-    compare: Compare,
-) -> list[dict[str, str]]:
-    """Check that a template's neutral parameters can be dropped together, on its samples.
-
-    On that template the normalizer drops the pattern's neutral parameters and the
-    template's scoped neutral ones at once: the URL reduced to the rest must render the
-    original page on ``joint_samples`` samples of the template (the first one rendered
-    with each scoped neutral parameter). If one changes, or none can be rendered, the
-    scoped neutral verdicts are kept (``joint-check``, ``joint-unrendered``).
-    """
-    names = group.names
-    neutral = {n for n, v in verdicts.items() if v.neutral}
-    neutral |= {n for n, v in scoped.items() if v.neutral}
-    neutral -= {n for n, v in scoped.items() if not v.neutral}
-    scoped_neutral = sorted(n for n, v in scoped.items() if v.neutral)
-    checks: list[dict[str, str]] = []
-    if len(names) < 2 or not scoped_neutral:
-        return checks  # nothing scoped to drop, or the one parameter's own test
-    urls = [
-        str(sample["url"])
-        for sample in scoped[scoped_neutral[0]].extra.get("samples", ())
-        if sample.get("outcome") == "same"
-    ]
-    verified, changed = 0, False
-    for url in urls:
-        if verified >= config.joint_samples:
-            break
-        outcome = await compare(url, keep_only(url, set(names) - neutral, names))
-        checks.append({"url": url, "candidate": outcome.candidate, "outcome": outcome.outcome})
-        verified += outcome.outcome == "same"
-        if outcome.outcome == "changed":
-            changed = True
-            break
-    if changed or not verified:
-        cause = VerdictCause.JOINT_CHECK if changed else VerdictCause.JOINT_UNRENDERED
-        reason = (
-            f"joint check on {template}: dropping these together changes the page"
-            if changed
-            else f"joint check on {template} could not be rendered on any sample"
-        )
-        for name in scoped_neutral:
-            scoped[name] = kept(scoped[name], reason, cause)
-    return checks
 
 
 async def classify_pattern(
@@ -404,6 +382,10 @@ async def classify_pattern(
 ) -> PatternEntry:
     """Decide every parameter of one pattern, then check the kept set jointly.
 
+    A parameter the joint check keeps is a kept companion of the others: those still
+    neutral are decided again (with samples drawn to cover its values) and checked jointly
+    again, until the check keeps nothing more.
+
     Args:
         group: the pattern and its URLs.
         config: samples, threshold, min_samples, min_contexts, min_share, give_up_after and
@@ -413,25 +395,36 @@ async def classify_pattern(
     """
     names = group.names
     samples = choose_samples(group, names, config.samples, seed)
-    results = await asyncio.gather(
+    tested = await asyncio.gather(
         *(_test_param(n, group, samples[n], config, compare, seed) for n in names)
     )
-    verdicts = {n: verdict for n, (verdict, _) in zip(names, results, strict=True)}
+    found = dict(zip(names, tested, strict=True))
+    forced: dict[str, ParamVerdict] = {}
     checks: list[dict[str, str]] = []
-    if any(v.neutral for v in verdicts.values()):
-        # The URLs sampled for the first neutral parameter: they have rendered already.
-        first = next(n for n in names if verdicts[n].neutral)
-        verdicts, checks = await _joint_check(group, verdicts, samples[first], config, compare)
+    while True:
+        verdicts = await _decide(found, forced, config, compare, seed)
+        neutral = [n for n in names if verdicts[n].neutral]
+        if not neutral:
+            break
+        # The URLs tested for the first neutral parameter: they have rendered already.
+        urls = found[neutral[0]].urls
+        verdicts, done = await joint_check(group, dict(verdicts), urls, config, compare, seed)
+        checks += [check for check in done if check not in checks]
+        newly = {n: verdicts[n] for n in neutral if not verdicts[n].neutral}
+        if not newly:
+            break
+        forced.update(newly)
+    kept = {n for n in names if not verdicts[n].neutral}
     by_template: dict[str, dict[str, ParamVerdict]] = {}
-    for name, (_, scopes) in zip(names, results, strict=True):
-        for template, verdict in scopes.items():
+    for name in sorted(kept):
+        for template, verdict in _scoped(found[name], config, kept - {name}).items():
             by_template.setdefault(template, {})[name] = verdict
-    urls = Spread.of(group, names[0]).templates
+    urls_of = template_urls(group)
     templates: dict[str, TemplateScope] = {}
     for template, scoped in sorted(by_template.items()):
-        joint = await _scoped_joint_check(group, verdicts, template, scoped, config, compare)
+        joint = await scoped_joint_check(group, verdicts, template, scoped, config, compare, seed)
         extra: dict[str, Any] = {"joint_checks": joint} if joint else {}
-        templates[template] = TemplateScope(urls.get(template, 0), scoped, extra)
+        templates[template] = TemplateScope(urls_of.get(template, 0), scoped, extra)
     return PatternEntry(
         group.count,
         verdicts,

@@ -41,19 +41,30 @@ drops at most one default from a URL.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Set
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.classify import Compare
-from learner.judge.tally import Spread, Tally, coverage, coverage_gap, share_gap
-from learner.judge.verdicts import cause_of
+from learner.judge.tally import (
+    Spread,
+    Tally,
+    companion_gap,
+    coverage,
+    coverage_gap,
+    missing_classes,
+    share_gap,
+)
+from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.sampling import (
     Context,
     PatternGroup,
+    Value,
     context_of,
+    context_value,
     keep_only,
     param_values,
     seeded_order,
@@ -74,6 +85,7 @@ __all__ = [
     "joint_samples",
     "learn_defaults",
     "marked_values",
+    "observed_values",
     "same_values",
     "value_samples",
 ]
@@ -171,11 +183,7 @@ def candidate_values(
     >>> candidate_values(group, "page", LearnerConfig(default_values=1), ["0", "1"])
     ['0', '1']
     """
-    counts: Counter[str] = Counter()
-    for static in group.statics:
-        values = param_values(static, name)
-        if len(values) == 1:
-            counts[values[0]] += 1
+    counts = _single_values(group, name)
     least = MIN_SHARE * len(group.statics)
     supported = [
         v
@@ -217,10 +225,13 @@ def _picks(
     size: int,
     seed: str,
     cost: Callable[[str], int],
+    cover: tuple[Spread, Collection[str], int] | None = None,
 ) -> tuple[list[tuple[str, Context]], int]:
     """Samples of ``name=value`` with their contexts (see :func:`value_samples`).
 
-    Also returns how many of them come first, one per path template.
+    Also returns how many of them come first, one per path template. ``cover`` names the
+    kept companions whose values the samples must cover, their spread, and the most
+    samples to pick for them (past ``size``: a value's test ends once it is proven).
     """
     rank = {index: n for n, index in enumerate(seeded_order(group, seed))}
 
@@ -244,6 +255,16 @@ def _picks(
                 pick(source)
                 break
     templates_picked = len(picks)
+    if cover is not None:  # then the kept companions' values, the most URLs first
+        spread, required, most = cover
+        while len(picks) < most:
+            picked = [s.context for s in picks]
+            missing = missing_classes(picked, [()] * len(picked), spread, required)
+            left = [s for s in found if s.context not in contexts]
+            gains = [_gain(source.context, missing, spread) for source in left]
+            if not any(gains):
+                break
+            pick(left[gains.index(max(gains))])
     for new_path_only in (True, False):  # then new paths, then new companion values
         for source in found:
             if len(picks) == size:
@@ -253,6 +274,14 @@ def _picks(
                 continue
             pick(source)
     return [(url_of(s), s.context) for s in picks], templates_picked
+
+
+def _gain(context: Context, missing: Mapping[str, Mapping[Value, int]], spread: Spread) -> int:
+    """The URLs of the ``missing`` classes a sample in ``context`` would cover."""
+    return sum(
+        classes.get(spread.others[name].class_of(context_value(context, name), spread.min_share), 0)
+        for name, classes in missing.items()
+    )
 
 
 def value_samples(
@@ -283,13 +312,18 @@ def value_samples(
     return [url for url, _ in _picks(group, name, value, size, seed, cost)[0]]
 
 
-def _gap(found: Mapping[str, Any], config: LearnerConfig) -> str:
-    """What the samples of a value still lack: contexts, or templates holding ``min_share``.
+def _gap(found: Mapping[str, Any], config: LearnerConfig, required: Collection[str]) -> str:
+    """What the samples of a value still lack: contexts, templates or companion values.
 
     The normalizer drops a default from every URL of the pattern, so, as for a neutral
-    verdict, the templates it was shown on must hold most of the pattern's URLs.
+    verdict, the templates it was shown on must hold most of the pattern's URLs, and the
+    values of the kept companions (``required``) beside it too.
     """
-    return coverage_gap(found, config.min_contexts) or share_gap(found, config.min_share)
+    return (
+        coverage_gap(found, config.min_contexts)
+        or share_gap(found, config.min_share)
+        or companion_gap(found, required, config.min_share)
+    )
 
 
 async def _test_value(
@@ -301,6 +335,7 @@ async def _test_value(
     candidate: Callable[[str], str],
     config: LearnerConfig,
     compare: Compare,
+    required: Collection[str],
 ) -> _Trial:
     """Test one value on its samples; stop at the first sample that is not "same".
 
@@ -309,14 +344,14 @@ async def _test_value(
     (``templates``); each further sample would cost about two renders.
     """
     tally = Tally()
-    spread = Spread.of(group, name)
+    spread = Spread.of(group, name, min_share=config.min_share, most_each=config.samples)
     for n, (url, context) in enumerate(samples, 1):
         outcome = await compare(url, candidate(url))
         tally.add(outcome, context)
         if outcome.outcome != "same":
             break
         proven = tally.tested >= config.min_samples and n >= templates
-        if proven and not _gap(coverage(tally, spread), config):
+        if proven and not _gap(coverage(tally, spread), config, required):
             break
     found = coverage(tally, spread)
     evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
@@ -329,7 +364,7 @@ async def _test_value(
     elif tally.tested < config.min_samples:
         reason = f"only {tally.tested} context(s) with this value; {config.min_samples} needed"
     else:
-        reason = _gap(found, config)
+        reason = _gap(found, config, required)
     if reason:
         return _Trial(value, None, {**evidence, **counts, "reason": reason})
     return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {})
@@ -423,16 +458,21 @@ async def learn_defaults(
     kept = {n for n, v in entry.params.items() if not v.neutral}
     found: dict[str, list[_Trial]] = {name: [] for name in names}
     queues: dict[str, list[str]] = {}
+    few = {n for n in kept if cause_of(entry.params[n]) == VerdictCause.FEW_VALUES}
     for name in names:
         verdict = entry.params[name]
         if name not in kept or cause_of(verdict).gave_up:
             continue
         changing = _changed_values(group, name, verdict)
-        pointed: list[str] = []
-        if FROM_EVIDENCE:
-            marked = marked_values(await _marks(verdict, compare), name)
-            pointed = [*same_values(group, name, verdict), *marked]
-        for value in candidate_values(group, name, config, pointed):
+        if name in few:
+            candidates = observed_values(group, name)
+        else:
+            pointed: list[str] = []
+            if FROM_EVIDENCE:
+                marked = marked_values(await _marks(verdict, compare), name)
+                pointed = [*same_values(group, name, verdict), *marked]
+            candidates = candidate_values(group, name, config, pointed)
+        for value in candidates:
             if value in changing:
                 found[name].append(_Trial(value, None, changing[value]))
             else:
@@ -446,10 +486,20 @@ async def learn_defaults(
         def reduced(url: str) -> str:
             return keep_only(url, kept - {name}, names)
 
+        required = kept - {name}
+        spread = Spread.of(group, name, min_share=config.min_share, most_each=config.samples)
         samples, templates = _picks(
-            group, name, value, config.samples, seed, lambda u: new_renders(u, reduced(u))
+            group,
+            name,
+            value,
+            config.samples,
+            seed,
+            lambda u: new_renders(u, reduced(u)),
+            (spread, required, 2 * config.samples),
         )
-        return _test_value(name, value, group, samples, templates, reduced, config, compare)
+        return _test_value(
+            name, value, group, samples, templates, reduced, config, compare, required
+        )
 
     while queues:
         batch = [(name, values.pop(0)) for name, values in queues.items()]
@@ -457,17 +507,70 @@ async def learn_defaults(
         for (name, _), trial in zip(batch, trials, strict=True):
             found[name].append(trial)
             rendered.update(_urls_rendered(trial.samples))
-            if trial.default is not None or not queues[name]:
+            # A parameter with few values is decided value by value: every value is tested.
+            if (trial.default is not None and name not in few) or not queues[name]:
                 del queues[name]
     params = dict(entry.params)
     for name, trials in found.items():
         if trials:
             params[name] = _with_defaults(params[name], trials)
+            if name in few:
+                params[name] = _value_by_value(params[name], trials, observed_values(group, name))
     joint, why = await check_joint_defaults(
         group, params, config, compare, seed=seed, new_renders=new_renders
     )
     extra = {**entry.extra, "rejected_joint_defaults": why} if why else dict(entry.extra)
     return PatternEntry(entry.urls, params, extra, joint)
+
+
+def observed_values(group: PatternGroup, name: str) -> list[str]:
+    """Every value of ``name`` that is a URL's only value of it, most URLs first.
+
+    >>> urls = ("https://s.example/l?asc=1&s=a", "https://s.example/l?asc=0&s=b",
+    ...         "https://s.example/l?asc=1&s=c")
+    >>> observed_values(PatternGroup("asc&s", urls, 3), "asc")
+    ['1', '0']
+    """
+    return _ranked(_single_values(group, name))
+
+
+def _single_values(group: PatternGroup, name: str) -> Counter[str]:
+    """How many URLs of ``group`` have each value as their only value of ``name``."""
+    counts: Counter[str] = Counter()
+    for static in group.statics:
+        values = param_values(static, name)
+        if len(values) == 1:
+            counts[values[0]] += 1
+    return counts
+
+
+def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[str]) -> ParamVerdict:
+    """The verdict of a parameter with few values, once each value was tested.
+
+    A value whose samples changed the page decides it: kept, on evidence (``changed``).
+    When every observed value is a default, it is decided too (``values``): dropped for
+    those values, kept for any other. Otherwise a value stayed undecided (its samples
+    failed, or too few contexts carry it) and so does the parameter.
+    """
+    changed = [t.value for t in trials if t.default is None and t.why.get("changed")]
+    defaults = sorted(verdict.defaults)
+    if changed:
+        cause = VerdictCause.CHANGED
+        reason = f"tested value by value: the page changed without {', '.join(changed)}"
+    elif set(values) <= set(verdict.defaults):
+        cause = VerdictCause.VALUES
+        reason = f"tested value by value: every observed value is a default ({', '.join(defaults)})"
+    else:
+        undecided = [v for v in values if v not in verdict.defaults]
+        cause = VerdictCause.FEW_VALUES
+        reason = (
+            f"{verdict.reason}; tested value by value, undecided: {', '.join(undecided)}"
+            if verdict.reason
+            else f"tested value by value, undecided: {', '.join(undecided)}"
+        )
+    return dataclasses.replace(
+        verdict, reason=reason, extra={**verdict.extra, "cause": cause.value}
+    )
 
 
 def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
@@ -498,11 +601,15 @@ def joint_samples(
     size: int,
     seed: str,
     cost: Callable[[str], int] = lambda url: 0,
+    cover: tuple[Spread, Collection[str], int] | None = None,
 ) -> list[str]:
     """Up to ``size`` URLs carrying a default of every name in ``defaults``, one per context.
 
     A context is the path and the values of the parameters without defaults; the URLs whose
     sample costs the fewest new renders (``cost``) come first, then the pattern's seeded order.
+    ``cover`` is the spread of the first name in ``defaults``, the kept companions whose
+    values the URLs must cover and the most URLs to pick: more URLs that bring their
+    missing classes follow, the most URLs first.
 
     >>> urls = [f"https://s.example/l?page=1&q={q}&sort=new" for q in "ab"]
     >>> urls.append("https://s.example/l?page=2&q=c&sort=new")
@@ -512,14 +619,29 @@ def joint_samples(
     """
     found = [i for i in seeded_order(group, seed) if _carries_all(group.statics[i], defaults)]
     found.sort(key=lambda i: cost(group.urls[i]))
-    picks: list[str] = []
+    picks: list[int] = []
     contexts: set[str] = set()
     for index in found:
         context = keep_only(group.statics[index], set(group.names) - set(defaults), group.names)
         if len(picks) < size and context not in contexts:
             contexts.add(context)
-            picks.append(group.urls[index])
-    return picks
+            picks.append(index)
+    if cover is not None:  # then URLs that bring the kept companions' missing values
+        spread, required, most = cover
+        pivot = min(defaults)
+
+        def beside(index: int) -> Context:
+            return context_of(group.statics[index], pivot)
+
+        while len(picks) < most:
+            chosen = [beside(i) for i in picks]
+            missing = missing_classes(chosen, [()] * len(chosen), spread, required)
+            left = [i for i in found if i not in picks]
+            gains = [_gain(beside(i), missing, spread) for i in left]
+            if not any(gains):
+                break
+            picks.append(left[gains.index(max(gains))])
+    return [group.urls[i] for i in picks]
 
 
 async def check_joint_defaults(
@@ -549,19 +671,28 @@ async def check_joint_defaults(
     def reduced(url: str) -> str:
         return keep_only(url, kept, group.names)
 
-    urls = joint_samples(
-        group, defaults, config.joint_samples, seed, lambda u: new_renders(u, reduced(u))
-    )
     names = sorted(defaults)
+    spread = Spread.of(group, names[0], min_share=config.min_share, most_each=config.samples)
+    urls = joint_samples(
+        group,
+        defaults,
+        config.joint_samples,
+        seed,
+        lambda u: new_renders(u, reduced(u)),
+        (spread, kept, config.samples),
+    )
     if not urls:
         return None, {"names": names, "reason": "no observed URL carries all these defaults"}
     tally = Tally()
     for url in urls:
         outcome = await compare(url, reduced(url))
-        tally.add(outcome, ("", ()))
+        tally.add(outcome, context_of(group.static_of(url), names[0]))
         if outcome.outcome != "same":
             break
+    found = coverage(tally, spread)
     if tally.changed or tally.failed:
         why = "the page changed" if tally.changed else "a sample could not be decided"
         return None, {"names": names, "samples": tally.samples, "reason": why}
+    if gap := companion_gap(found, kept, config.min_share):
+        return None, {"names": names, "samples": tally.samples, "reason": gap}
     return JointDefaults(frozenset(names), tally.tested, extra={"samples": tally.samples}), {}

@@ -6,6 +6,9 @@ studied, yet its URLs are pages of templates the studied patterns sampled. For e
 has the name, on URLs of that template:
 
 - any confirmed change, or a joint check that kept the name, makes it non-neutral;
+- a pattern that kept the name for want of samples across its kept companions' values
+  keeps it: those values decide whether the name matters, and an unstudied pattern's URLs
+  may hold the very values its samples never met;
 - it is neutral only with ``min_samples`` successful samples on the template across the
   patterns, no change, and no pattern whose samples there all failed;
 - a value a pattern learned as a default from samples on the template is a default there,
@@ -35,6 +38,7 @@ from samepage import (
 __all__ = ["shared_evidence"]
 
 _JOINT_KEEPS = frozenset({VerdictCause.JOINT_CHECK, VerdictCause.JOINT_UNRENDERED})
+_UNCOVERED = frozenset({VerdictCause.COMPANIONS})
 
 
 @dataclass(slots=True)
@@ -45,6 +49,8 @@ class _Evidence:
     changed: dict[str, int] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     joint_kept: set[str] = field(default_factory=set)
+    uncovered: set[str] = field(default_factory=set)
+    """Patterns that kept the name for want of samples across their companions' values."""
     changed_values: set[str] = field(default_factory=set)
     defaults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per value learned as a default on the template: its samples there, per pattern."""
@@ -61,7 +67,7 @@ class _Evidence:
             self.changed_values.update(values)
 
     def verdict(self, min_samples: int) -> ParamVerdict:
-        patterns = sorted(set(self.tested) | self.joint_kept)
+        patterns = sorted(set(self.tested) | self.joint_kept | self.uncovered)
         counts = (sum(self.tested.values()), sum(self.changed.values()), sum(self.failed.values()))
         failed_only = sorted(p for p in self.tested if self.failed[p] and not self.tested[p])
         reason = ""
@@ -70,6 +76,11 @@ class _Evidence:
         elif self.joint_kept:
             cause = VerdictCause.JOINT_CHECK
             reason = "kept by the joint check of " + ", ".join(sorted(self.joint_kept))
+        elif self.uncovered:
+            cause = VerdictCause.COMPANIONS
+            reason = "kept for want of samples across the companions' values in " + ", ".join(
+                sorted(self.uncovered)
+            )
         elif failed_only:
             cause = VerdictCause.FAILED_SAMPLES
             reason = "every sample of " + ", ".join(failed_only) + " failed on this template"
@@ -82,7 +93,7 @@ class _Evidence:
         defaults = {
             value: DefaultValue(sum(by.values()), extra={"patterns": sorted(by)})
             for value, by in sorted(self.defaults.items())
-            if value not in self.changed_values and not self.joint_kept
+            if value not in self.changed_values and not self.joint_kept and not self.uncovered
         }
         extra = {"cause": cause.value, "patterns": patterns}
         return ParamVerdict("non-neutral", *counts, reason or None, extra, defaults)
@@ -124,6 +135,7 @@ def shared_evidence(
     for key, entry in sorted(patterns.items()):
         for name, verdict in entry.params.items():
             joint_kept = cause_of(verdict) in _JOINT_KEEPS
+            uncovered = cause_of(verdict) in _UNCOVERED
             for sample in _samples(verdict):
                 try:
                     static = normalizer.static_url(str(sample.get("url")))
@@ -133,6 +145,8 @@ def shared_evidence(
                 found.add(key, sample.get("outcome"), param_values(static, name))
                 if joint_kept:
                     found.joint_kept.add(key)
+                if uncovered:
+                    found.uncovered.add(key)
             for value, default in verdict.defaults.items():
                 for template, tested in _default_templates(default).items():
                     found = evidence.setdefault((template, name), _Evidence())
@@ -145,6 +159,8 @@ def shared_evidence(
             for name, verdict in scope.params.items():
                 if cause_of(verdict) in _JOINT_KEEPS:
                     evidence.setdefault((template, name), _Evidence()).joint_kept.add(key)
+                if cause_of(verdict) in _UNCOVERED:
+                    evidence.setdefault((template, name), _Evidence()).uncovered.add(key)
     by_template: dict[str, dict[str, ParamVerdict]] = {}
     for (template, name), found in sorted(evidence.items()):
         by_template.setdefault(template, {})[name] = found.verdict(min_samples)

@@ -2,23 +2,47 @@
 
 A verdict (neutral, or a default value) needs successful samples spread over the pattern's
 contexts: its kinds of page (path templates, weighed by their share of the pattern's URLs),
-its paths and the values of its other parameters. :func:`coverage` measures that spread,
-:func:`coverage_gap` and :func:`share_gap` say what is missing.
+its paths and the values of its other parameters (each kept companion's values, weighed by
+their share of the URLs too: :mod:`learner.plan.companions`). :func:`coverage` measures that
+spread; :func:`coverage_gap`, :func:`share_gap` and :func:`companion_gap` say what is
+missing, :func:`missing_classes` which companion values would fill it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from learner.judge.decision import HOPELESS_ORIGINAL, Cause
 from learner.model import PairOutcome
-from learner.plan.sampling import Context, PatternGroup, context_of, template_of, template_urls
+from learner.plan.companions import RARE, Companion, Sample, companions_of
+from learner.plan.sampling import (
+    Context,
+    PatternGroup,
+    Value,
+    context_of,
+    context_value,
+    template_of,
+    template_urls,
+)
 from samepage import path_template
 
-__all__ = ["Spread", "Tally", "coverage", "coverage_gap", "covered_share", "share_gap"]
+__all__ = [
+    "Spread",
+    "Tally",
+    "companion_gap",
+    "coverage",
+    "coverage_gap",
+    "covered_share",
+    "held_values",
+    "missing_classes",
+    "share_gap",
+]
+
+MAX_CLASSES_SHOWN = 12
+"""The most classes of one companion's values a coverage record lists."""
 
 
 @dataclass(slots=True)
@@ -34,11 +58,13 @@ class Tally:
     samples: list[dict[str, Any]] = field(default_factory=list)
     contexts: list[Context] = field(default_factory=list)
     """The contexts of the successful samples."""
+    values: list[Value] = field(default_factory=list)
+    """The tested parameter's value in each successful sample (``()`` where not given)."""
     templates: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per path template of the samples: how many were tested, changed and failed."""
 
-    def add(self, outcome: PairOutcome, context: Context) -> None:
-        """Count one sample's outcome, tested in ``context``."""
+    def add(self, outcome: PairOutcome, context: Context, value: Value = ()) -> None:
+        """Count one sample's outcome, tested in ``context`` with the parameter's ``value``."""
         counts = self.templates.setdefault(
             path_template(context[0]), {"tested": 0, "changed": 0, "failed": 0}
         )
@@ -54,6 +80,7 @@ class Tally:
             self.tested += 1
             self.changed += outcome.outcome == "changed"
             self.contexts.append(context)
+            self.values.append(value)
         sample = {"url": outcome.original, "candidate": outcome.candidate}
         sample["outcome"] = outcome.outcome
         if outcome.cause == Cause.ARCHIVE:
@@ -65,22 +92,43 @@ class Tally:
 class Spread:
     """How many paths and companion values a pattern offers for one parameter.
 
-    ``templates`` counts the pattern's distinct URLs per path template, most first.
+    ``templates`` counts the pattern's distinct URLs per path template, most first;
+    ``others`` divides them by the values of each other parameter, and ``min_share`` is
+    the share of the URLs a verdict's samples must cover (which makes a value rare);
+    ``each`` is how many values of the parameter a class of companion values needs
+    (:meth:`Companion.covered <learner.plan.companions.Companion.covered>`).
     """
 
     paths: int
     companions: int
     templates: Mapping[str, int] = field(default_factory=dict)
+    others: Mapping[str, Companion] = field(default_factory=dict)
+    min_share: float = 0.9
+    each: int = 1
 
     @classmethod
-    def of(cls, group: PatternGroup, name: str, template: str | None = None) -> Spread:
-        """The spread of ``group`` for the parameter ``name`` (on one ``template`` only)."""
+    def of(
+        cls,
+        group: PatternGroup,
+        name: str,
+        template: str | None = None,
+        *,
+        min_share: float,
+        most_each: int,
+        each: int = 1,
+    ) -> Spread:
+        """The spread of ``group`` for the parameter ``name`` (on one ``template`` only).
+
+        ``most_each`` is the most values a numeric companion may have (the sample budget).
+        """
         statics = [s for s in group.statics if template is None or template_of(s) == template]
         contexts = [context_of(static, name) for static in statics]
         urls = template_urls(group)
         if template is not None:
             urls = {template: urls.get(template, 0)}
-        return cls(len({p for p, _ in contexts}), len({c for _, c in contexts}), urls)
+        others = companions_of(group, name, most_each, template)
+        paths, companions = len({p for p, _ in contexts}), len({c for _, c in contexts})
+        return cls(paths, companions, urls, others, min_share, each)
 
 
 def covered_share(templates: Mapping[str, int], tested: Sequence[str]) -> float:
@@ -99,7 +147,11 @@ def coverage(tally: Tally, spread: Spread) -> dict[str, Any]:
     """The contexts the successful samples covered, against those the pattern offers.
 
     ``share`` is the share of the pattern's URLs whose template has a successful sample;
-    ``templates`` gives, for each template sampled, its URLs and its samples' outcomes.
+    ``templates`` gives, for each template sampled, its URLs and its samples' outcomes;
+    ``values`` gives, for each other parameter, the share of the URLs whose value (or pool
+    of rare values) has a successful sample, and the URLs and successful samples of each
+    of its classes, largest first (``value`` ``null`` for the pool; at most
+    :data:`MAX_CLASSES_SHOWN` of ``classes_seen``).
     """
     paths = sorted({path for path, _ in tally.contexts})
     tested = [t for t, counts in tally.templates.items() if counts["tested"]]
@@ -115,7 +167,120 @@ def coverage(tally: Tally, spread: Spread) -> dict[str, Any]:
             t: {"urls": spread.templates.get(t, 0), **counts}
             for t, counts in sorted(tally.templates.items())
         },
+        "values": {
+            name: _companion_coverage(companion, _samples(tally, name), spread)
+            for name, companion in sorted(spread.others.items())
+        },
     }
+
+
+def _samples(tally: Tally, companion: str) -> list[Sample]:
+    """The successful samples as ``companion`` coverage reads them."""
+    return _pairs(tally.contexts, tally.values, companion)
+
+
+def _pairs(contexts: Sequence[Context], values: Sequence[Value], companion: str) -> list[Sample]:
+    return [
+        (context_value(context, companion), value)
+        for context, value in zip(contexts, values, strict=True)
+    ]
+
+
+def _companion_coverage(
+    companion: Companion, samples: Sequence[Sample], spread: Spread
+) -> dict[str, Any]:
+    """How the successful samples covered one companion's values (see :func:`coverage`)."""
+    covered = companion.covered(samples, spread.min_share, spread.each)
+    tested: dict[Value, int] = {}
+    for value, _ in samples:
+        key = companion.class_of(value, spread.min_share)
+        tested[key] = tested.get(key, 0) + 1
+    classes = companion.classes(spread.min_share)
+    return {
+        "share": companion.share(covered, spread.min_share),
+        "urls": companion.total,
+        "numeric": companion.numeric,
+        "classes_seen": len(classes),
+        "classes": [
+            {
+                "value": _shown(key),
+                "urls": urls,
+                "samples": tested.get(key, 0),
+                "covered": key in covered,
+            }
+            for key, urls in list(classes.items())[:MAX_CLASSES_SHOWN]
+        ],
+    }
+
+
+def _shown(value: Value) -> str | list[str] | None:
+    """A class of values as JSON: the value, a list of repeated values, ``None`` for the pool."""
+    if value == RARE:
+        return None
+    return value[0] if len(value) == 1 else list(value)
+
+
+def companion_gap(coverage: Mapping[str, Any], required: Iterable[str], min_share: float) -> str:
+    """Why the successful samples did not cover the values of the ``required`` companions.
+
+    A kept companion's classes of values must hold ``min_share`` of the URLs; a numeric
+    one's every value must have a successful sample.
+    """
+    found = coverage.get("values", {})
+    for name in sorted(required):
+        seen = found.get(name)
+        if not isinstance(seen, Mapping):
+            continue
+        share = float(seen.get("share", 0.0))
+        if share < min_share:
+            return (
+                f"successful samples covered values of {name} holding {share:.1%} of the "
+                f"pattern's URLs; {min_share:.0%} needed"
+            )
+        listed = seen.get("classes", ())
+        covered = sum(bool(c.get("covered")) for c in listed)
+        if seen.get("numeric") and covered < seen.get("classes_seen", 0):
+            return (
+                f"successful samples covered {covered} of the {seen['classes_seen']} values "
+                f"of {name}, a count whose every value must be seen"
+            )
+    return ""
+
+
+def missing_classes(
+    contexts: Sequence[Context],
+    values: Sequence[Value],
+    spread: Spread,
+    required: Iterable[str],
+) -> dict[str, dict[Value, int]]:
+    """The classes of the ``required`` companions' values a verdict still needs, with URLs.
+
+    ``contexts`` and ``values`` are the successful samples' (as :class:`Tally` holds them).
+    Enough classes to reach ``min_share`` (largest first), every value of a numeric
+    companion; a class whose samples hold too few values of the parameter is still needed.
+    """
+    out: dict[str, dict[Value, int]] = {}
+    for name in sorted(required):
+        companion = spread.others.get(name)
+        if companion is None:
+            continue
+        samples = _pairs(contexts, values, name)
+        covered = companion.covered(samples, spread.min_share, spread.each)
+        classes = companion.classes(spread.min_share)
+        missing = companion.missing(covered, spread.min_share)
+        if missing:
+            out[name] = {key: classes[key] for key in missing}
+    return out
+
+
+def held_values(tally: Tally, spread: Spread) -> dict[str, dict[Value, set[Value]]]:
+    """Per companion and class of its values, the parameter's values the successes held."""
+    found: dict[str, dict[Value, set[Value]]] = {}
+    for name, companion in spread.others.items():
+        held = found.setdefault(name, {})
+        for value, tested in _samples(tally, name):
+            held.setdefault(companion.class_of(value, spread.min_share), set()).add(tested)
+    return found
 
 
 def share_gap(coverage: Mapping[str, Any], min_share: float) -> str:

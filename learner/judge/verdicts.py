@@ -45,10 +45,17 @@ class VerdictCause(StrEnum):
     FAILED_SAMPLES = "failed-samples"
     """Too few samples succeeded to reach ``min_samples``."""
     FEW_VALUES = "few-values"
-    """The log holds fewer distinct values than ``min_samples`` needs."""
+    """The log holds fewer distinct values than ``min_samples`` needs, and testing them one
+    by one (as default values) left one undecided: its samples failed."""
+    VALUES = "values"
+    """The log holds fewer distinct values than ``min_samples`` needs, and each was shown,
+    value by value, to be a default: dropped for those values only."""
     COVERAGE = "coverage"
     """Successful samples did not cover enough companion values, or were on path templates
     holding less than ``min_share`` of the pattern's URLs."""
+    COMPANIONS = "companions"
+    """Successful samples did not cover the values of a kept companion parameter holding
+    ``min_share`` of the pattern's URLs (or every value of a count, such as a page size)."""
     JOINT_CHECK = "joint-check"
     """Neutral alone, but dropping it with the pattern's other neutral parameters changed
     the page: kept on evidence."""
@@ -62,7 +69,12 @@ class VerdictCause(StrEnum):
     @property
     def decided(self) -> bool:
         """Whether a verdict with this cause rests on evidence rather than its absence."""
-        return self in (VerdictCause.CHANGED, VerdictCause.NO_CHANGE, VerdictCause.JOINT_CHECK)
+        return self in (
+            VerdictCause.CHANGED,
+            VerdictCause.NO_CHANGE,
+            VerdictCause.JOINT_CHECK,
+            VerdictCause.VALUES,
+        )
 
     @property
     def gave_up(self) -> bool:
@@ -100,6 +112,9 @@ class Account:
     """Parameters kept for want of evidence, by :class:`VerdictCause` value."""
     failures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     """For each such cause, the failures of its samples, by what the sample said."""
+    uncovered: Mapping[str, str] = field(default_factory=dict)
+    """Parameters kept for want of samples across a companion's values (``pattern name``),
+    with the reason: the companion and the share of the URLs its covered values hold."""
 
     def commonest_failure(self, cause: str) -> str:
         """The failure met most by the samples of parameters kept for ``cause`` ("" if none)."""
@@ -119,17 +134,20 @@ class Account:
             "decided_share": round(self.decided_share, 3),
             "kept": dict(self.kept),
             "failures": {cause: dict(f) for cause, f in self.failures.items()},
+            "uncovered": dict(self.uncovered),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Account:
         """Read an account written by :meth:`to_json` (the report reads ``stats.json``)."""
         kept, failures = data.get("kept"), data.get("failures")
+        uncovered = data.get("uncovered")
         return cls(
             int(data.get("studied", 0)),
             int(data.get("decided", 0)),
             dict(kept) if isinstance(kept, dict) else {},
             dict(failures) if isinstance(failures, dict) else {},
+            dict(uncovered) if isinstance(uncovered, dict) else {},
         )
 
 
@@ -140,14 +158,16 @@ def _failure(outcome: PairOutcome) -> str:
     return f"{outcome.cause}: {said}" if outcome.cause else said
 
 
-def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -> Account:
+def account(
+    patterns: Mapping[str, PatternEntry], outcomes: Iterable[PairOutcome]
+) -> Account:
     """Add up one domain's verdicts: decided by evidence, or kept and why.
 
     A parameter is decided when its pattern's verdict, or its verdict on a template scope
     of the pattern, rests on evidence.
 
     Args:
-        patterns: the domain's studied patterns.
+        patterns: the domain's studied patterns, by pattern key.
         outcomes: every sample outcome of the domain (fresh or resumed), to name the
             failures behind the causes.
     """
@@ -155,7 +175,8 @@ def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -
     studied = decided = 0
     kept: Counter[str] = Counter()
     failures: dict[str, Counter[str]] = {}
-    for entry in patterns:
+    uncovered: dict[str, str] = {}
+    for key, entry in patterns.items():
         for name, verdict in entry.params.items():
             studied += 1
             cause = cause_of(verdict)
@@ -164,6 +185,8 @@ def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -
                 decided += 1
                 continue
             kept[cause.value] += 1
+            if cause == VerdictCause.COMPANIONS:
+                uncovered[f"{key} {name}"] = verdict.reason or ""
             said = failures.setdefault(cause.value, Counter())
             for sample in verdict.extra.get("samples", ()):
                 if not isinstance(sample, dict):
@@ -176,7 +199,9 @@ def account(patterns: Iterable[PatternEntry], outcomes: Iterable[PairOutcome]) -
         decided,
         dict(kept.most_common()),
         {cause: dict(said.most_common(5)) for cause, said in failures.items() if said},
+        uncovered,
     )
+
 
 
 def warnings(domain: str, found: Account) -> list[str]:

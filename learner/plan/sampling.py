@@ -25,7 +25,9 @@ __all__ = [
     "MAX_GROUP_URLS",
     "Context",
     "PatternGroup",
+    "Value",
     "context_of",
+    "context_value",
     "group_by_pattern",
     "keep_only",
     "make_group",
@@ -41,6 +43,9 @@ __all__ = [
 
 MAX_GROUP_URLS = 1000
 """The most distinct URLs a pattern keeps for sampling (a uniform, order-free choice)."""
+
+Value = tuple[str, ...]
+"""A parameter's value in one URL, spelled as in the normalised URL (several if repeated)."""
 
 Context = tuple[str, tuple[tuple[str, ...], ...]]
 """Where a parameter is tested: the URL's path and the values of its other parameters."""
@@ -149,7 +154,7 @@ def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
     return sorted(groups.values(), key=lambda g: (-g.count, g.pattern))[:k]
 
 
-def param_values(url: str, name: str) -> tuple[str, ...]:
+def param_values(url: str, name: str) -> Value:
     """Every value of ``name`` in a normalised URL, in order (read by samepage)."""
     return tuple(value for n, value in query_params(url) if n == name)
 
@@ -166,6 +171,18 @@ def context_of(static: str, name: str) -> Context:
             companions.setdefault(other, []).append(value)
     path = urlsplit(static).path
     return path, tuple((n, *values) for n, values in sorted(companions.items()))
+
+
+def context_value(context: Context, name: str) -> Value:
+    """The value of ``name`` in a context (``()`` if it has none).
+
+    >>> context_value(("/list", (("q", "oak"), ("size", "10"))), "size")
+    ('10',)
+    """
+    for other, *values in context[1]:
+        if other == name:
+            return tuple(values)
+    return ()
 
 
 def template_of(static: str) -> str:

@@ -220,7 +220,37 @@ def _coverage(found: object) -> str:
         f"{escape(found.get('paths_seen'))} paths ({listed}) and "
         f"{escape(found.get('companions_tested'))} of {escape(found.get('companions_seen'))} "
         f"combinations of the other parameters' values{per_template}</p>"
+        + _companion_values(found.get("values"))
     )
+
+
+def _companion_values(found: object) -> str:
+    """How the samples covered each other parameter's values: share, and URLs per class."""
+    rows = []
+    for name, seen in sorted(_dict(found).items()):
+        seen = _dict(seen)
+        share = seen.get("share")
+        if not isinstance(share, (int, float)) or isinstance(share, bool):
+            continue
+        listed = seen.get("classes")
+        classes = ", ".join(
+            f"{'rare values' if c.get('value') is None else code(_spelled(c.get('value')))}"
+            f" ({escape(c.get('urls'))} URLs, {escape(c.get('samples'))} samples"
+            f"{'' if c.get('covered') else ', not covered'})"
+            for c in (_dict(c) for c in (listed if isinstance(listed, list) else []))
+        )
+        rows.append(
+            f"<li>{code(name)}: values holding {share:.1%} of {escape(seen.get('urls'))} URLs "
+            f"covered; {classes}</li>"
+        )
+    if not rows:
+        return ""
+    return f'<ul class="coverage">{"".join(rows)}</ul>'
+
+
+def _spelled(value: object) -> str:
+    """A class's value as JSON holds it: one value, or a list of repeated ones."""
+    return "&".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
 
 def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:

@@ -21,8 +21,9 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.errors import LearnerError, RenderCause
-from learner.judge.classify import classify_pattern, gave_up, kept
+from learner.judge.classify import classify_pattern, gave_up
 from learner.judge.defaults import learn_defaults
+from learner.judge.joint import kept
 from learner.judge.shared import shared_evidence
 from learner.judge.verdicts import Account, VerdictCause, account
 from learner.net.discovery import discover
@@ -243,7 +244,7 @@ async def learn_domain(
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
         shared = {}
     stats.patterns_learned = len(patterns)
-    stats.account = account(patterns.values(), stats.counters.outcomes)
+    stats.account = account(patterns, stats.counters.outcomes)
     run.progress.domains_done += 1
     run.progress.update(force=True)
     if not patterns:

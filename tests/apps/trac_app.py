@@ -13,9 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from learner.judge.verdicts import VerdictCause
 from tests.apps.server import AppServer
-from tests.apps.trac_populate import OWNERS, STATUSES, WIKI_PAGES
+from tests.apps.trac_populate import MILESTONES, OWNERS, STATUSES, WIKI_PAGES
 from tests.apps.truth import Expected, neutral, non_neutral
 
 __all__ = ["HOST", "TRUTH", "build_environment", "observed_urls", "serve", "trac_python"]
@@ -95,6 +94,16 @@ def observed_urls() -> list[str]:
         *(f"{base}/query?status=!closed&max={n}" for n in (5, 10, 15, 20)),
         *(f"{base}/query?status={s}&max={n}" for s, n in (("new", 3), ("accepted", 4))),
         f"{base}/query?status=reopened&max=6",
+        # Nine tickets a milestone: at ten a page the page number does nothing (a page past
+        # the last is ignored while every ticket fits on one), at five it turns pages.
+        *(
+            f"{base}/query?milestone={MILESTONES[m]}&max=10&page={p}"
+            for m, p in ((0, 2), (1, 1), (2, 3), (3, 2), (0, 1), (1, 3), (2, 2), (3, 1), (0, 3))
+        ),
+        *(
+            f"{base}/query?milestone={MILESTONES[m]}&max=5&page={p}"
+            for m, p in ((0, 2), (1, 1), (2, 2), (3, 2), (1, 2))
+        ),
         *(
             f"{base}/report/1?sort={c}&asc={a}"
             for c, a in (
@@ -130,6 +139,18 @@ TRUTH: dict[str, dict[str, Expected]] = {
             " every observed value is below the number of matching tickets"
         ),
     },
+    "max&milestone&page": {
+        "milestone": non_neutral(f"{_QUERY}: milestone is a filter"),
+        "max": non_neutral(
+            f"{_QUERY}: max is the number of tickets a results page shows (default 100);"
+            " max=5 shows five of a milestone's nine"
+        ),
+        "page": non_neutral(
+            "trac/ticket/query.py, Query.execute: the page of results, offset max*(page-1);"
+            " ignored while every ticket fits on one page (num_items <= max), which is so at"
+            " max=10, and not at max=5, where page=2 shows tickets 6 to 9"
+        ),
+    },
     "asc&sort": {
         "sort": non_neutral(
             "trac/ticket/report.py, ReportModule._render_view: sort orders the rows by"
@@ -138,9 +159,7 @@ TRUTH: dict[str, dict[str, Expected]] = {
         "asc": non_neutral(
             "trac/ticket/report.py, ReportModule._render_view: asc=0 sorts descending,"
             " asc=1 (the default) ascending. asc takes two values, fewer than min_samples:"
-            " it can never be shown neutral, and after its first sample (asc=1, the same"
-            " page) the learner stops",
-            kept_for=VerdictCause.FEW_VALUES,
+            " it is decided value by value (asc=1 a default, asc=0 a change)"
         ),
     },
     "version": {

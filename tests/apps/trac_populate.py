@@ -20,6 +20,8 @@ WIKI_VERSIONS = 4
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 STATUSES = ("new", "assigned", "accepted", "reopened", "closed")
 OWNERS = ("alice", "bruno", "chiara", "dmitri", "esther")
+MILESTONES = ("milestone1", "milestone2", "milestone3", "milestone4")
+"""The milestones ``trac-admin initenv`` creates."""
 
 
 def populate(path: str, seed: int) -> None:
@@ -40,7 +42,8 @@ def populate(path: str, seed: int) -> None:
             ticket["owner"] = rng.choice(OWNERS)
             ticket["priority"] = rng.choice(("blocker", "critical", "major", "minor", "trivial"))
             ticket["component"] = rng.choice(("component1", "component2"))
-            ticket["milestone"] = rng.choice(("milestone1", "milestone2", "milestone3"))
+            # Nine tickets a milestone: one page of results at ten a page, two at five.
+            ticket["milestone"] = MILESTONES[(number - 1) % len(MILESTONES)]
             ticket["type"] = rng.choice(("defect", "enhancement", "task"))
             ticket["status"] = status = rng.choice(STATUSES)
             if status == "closed":

@@ -30,7 +30,7 @@ def test_account_counts_decided_and_names_the_failures_behind_kept_parameters() 
             "d": _verdict("non-neutral", VerdictCause.FEW_VALUES, []),
         },
     )
-    found = account([entry], [stuck])
+    found = account({"p": entry}, [stuck])
     assert (found.studied, found.decided) == (4, 2)
     assert found.kept == {"failed-samples": 1, "few-values": 1}
     assert found.failures == {

@@ -86,8 +86,12 @@ DOC: dict[str, Any] = {
                     "urls": 40,
                     "params": {
                         "sort": _v("neutral", patterns=["color&sort", "sort"]),
-                        "view": _v("non-neutral", defaults=_defaults("grid"), patterns=["view"]),
-                        "lang": _v("non-neutral", defaults=_defaults("en"), patterns=["lang"]),
+                        "view": _v(
+                            "non-neutral",
+                            defaults=_defaults("grid"),
+                            patterns=["color&view", "lang&view"],
+                        ),
+                        "lang": _v("non-neutral", defaults=_defaults("en"), patterns=["lang&view"]),
                     },
                 },
                 # x is noise on /c/{id}, where pattern b's scope drops b: see the conflicts.
@@ -139,6 +143,9 @@ def test_a_scope_decides_on_its_template_only(norm: MIQPSNormalizer, url: str, k
         ("/t/items/42?view=grid&color=red", "/t/items/42?color=red"),  # a shared default
         ("/t/items/42?view=list&color=red", "/t/items/42?color=red&view=list"),  # not a default
         ("/t/items/42?view=grid&lang=en", "/t/items/42?lang=en&view=grid"),  # one default a URL
+        # sort was never seen beside view, nor view beside sort: both kept
+        ("/t/items/42?sort=x&view=grid", "/t/items/42?sort=x&view=grid"),
+        ("/t/items/42?sort=x&color=red&view=grid", "/t/items/42?color=red&sort=x&view=grid"),
         ("/t/items/42?view=grid&view=grid", "/t/items/42?view=grid&view=grid"),  # repeated
         # a template the shared section does not hold keeps every parameter
         ("/t/items?sort=x&color=red", "/t/items?color=red&sort=x"),
@@ -157,7 +164,7 @@ def test_keep_ignores_shared_evidence_and_domain_reads_it_first() -> None:
     # the domain fallback keeps sort (non-neutral in pattern sort), but shared evidence
     # for /t/items/{id} comes first and drops it
     domain = MIQPSNormalizer(learned=DOC, learned_fallback="domain")
-    assert domain.normalize(url) == _url("/t/items/42?color=red")
+    assert domain.normalize(_url("/t/items/42?sort=x&color=red")) == _url("/t/items/42?color=red")
 
 
 def test_a_file_without_shared_behaves_as_before_under_every_fallback() -> None:
@@ -199,12 +206,19 @@ def test_explain_names_the_scope(norm: MIQPSNormalizer) -> None:
         True,
         f"{key}:page&q@/s/{{id}}:page:default-with-another",
     )
-    shared = _rules(norm, "/t/items/42?sort=x&color=red&view=grid")
+    shared = _rules(norm, "/t/items/42?sort=x&color=red")
     assert shared["sort"][:2] == (False, f"{key}:*@/t/items/{{id}}:sort:neutral")
     assert "2 pattern(s): 'color&sort', 'sort'" in shared["sort"][2]
     assert shared["color"][:2] == (True, "default:keep")
+    shared = _rules(norm, "/t/items/42?view=grid&color=red")
     assert shared["view"][:2] == (False, f"{key}:*@/t/items/{{id}}:view:default=grid")
-    assert "1 pattern(s): 'view'" in shared["view"][2]
+    assert "2 pattern(s): 'color&view', 'lang&view'" in shared["view"][2]
+    unseen = _rules(norm, "/t/items/42?sort=x&color=red&view=grid")
+    assert unseen["sort"][:2] == (True, f"{key}:*@/t/items/{{id}}:sort:unseen-companions")
+    assert unseen["sort"][2] == (
+        "kept: the shared evidence of 2 pattern(s): 'color&sort', 'sort' never had sort beside view"
+    )
+    assert unseen["view"][:2] == (True, f"{key}:*@/t/items/{{id}}:view:unseen-companions")
     two = _rules(norm, "/t/items/42?lang=en&view=grid")
     assert two["view"][:2] == (True, f"{key}:*@/t/items/{{id}}:view:default-with-another")
 
