@@ -138,7 +138,11 @@ class ArchiveFile:
             self._resync(where)
             raise Broken(f"not gzip data at {where}")
         self._member = self._read - len(self._pending)
-        self._members.append((self._offset + len(self._buf), self._member))
+        start = (self._offset + len(self._buf), self._member)
+        if self._members[-1][0] == start[0]:
+            self._members[-1] = start  # the one before was empty: one entry, not millions
+        else:
+            self._members.append(start)
         self._inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
         return True
 

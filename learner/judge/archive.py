@@ -69,7 +69,7 @@ DEFAULT_WINDOW_S = 86400.0
 MAX_SHARED = 1000
 """The most distinct URLs one digest may have been captured for and still be evidence."""
 
-HTML = "text/html"
+_HTML = "text/html"
 
 
 class ArchiveRefusal(StrEnum):
@@ -236,7 +236,7 @@ class ArchiveEvidence:
                 if not self._specific(first.digest, candidate, dropped):
                     reached = _further(reached, ArchiveRefusal.SHARED_DIGEST)
                     continue  # the same bytes for another page too
-                if not self._type(first) == self._type(second) == HTML:
+                if not self._type(first) == self._type(second) == _HTML:
                     reached = _further(reached, ArchiveRefusal.MEDIA_TYPE)
                     continue
                 apart = seconds_between(first.timestamp, second.timestamp)
@@ -249,7 +249,7 @@ class ArchiveEvidence:
         if best is None:
             return reached
         apart, _, _, first, second = best
-        return ArchiveMatch(first, second, apart, self.window_s, HTML)
+        return ArchiveMatch(first, second, apart, self.window_s, _HTML)
 
 
 _ORDER = (

@@ -295,6 +295,15 @@ def test_damaged_and_cut_gzip_is_one_line_and_the_rest_is_read(
     assert (planned, urls, len(warnings)) == (0, {good(1)}, 1)
 
 
+def test_empty_gzip_members_and_padding_are_read_through(tmp_path: Path) -> None:
+    empty = gzip.compress(b"", mtime=0)
+    path = tmp_path / "index.cdxj.gz"
+    path.write_bytes(_gzip_members(cdxj(good(1))) + empty * 50_000 + _gzip_members(cdxj(good(2))))
+    with open(path, "ab") as handle:
+        handle.write(b"\0" * 512)  # zero padding after the last member, as some tools write
+    assert run("normalize", str(path)) == (0, f"{good(1)}\n{good(2)}\n", "")
+
+
 @pytest.mark.parametrize("fmt", ["cdxj", "warc"])
 def test_endless_input_is_refused_not_read_for_ever(fmt: str) -> None:
     status, _, err = run("normalize", "--input-format", fmt, "/dev/zero")
