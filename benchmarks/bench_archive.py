@@ -9,23 +9,21 @@ Everything runs in one process against the multi-site test fixture, served on 12
 1. **The archive.** Every observed URL of the hosts, and every such URL without one of its
    parameters (what the learner's samples compare), is fetched once with the plain fetcher,
    redirects not followed, as an archive crawler would; each answer becomes a CDXJ line with
-   its status and the SHA-1 payload digest of its body, all within one minute.
-   ``--coverage F`` keeps that share of the lines (seeded), as a real archive holds some
-   pages and not others.
+   its status, media type and the SHA-1 payload digest of its body, one second apart
+   (``tests.archive_fixtures.live_index``). ``--coverage F`` keeps that share of the lines
+   (seeded), as a real archive holds some pages and not others.
 2. **Two runs.** The learner (``learner.run.crawl.crawl``, the test suite's settings, no
    politeness delay) studies the hosts without ``--archive``, then with the index. The
    table gives renders, samples taken from the archive, and whether the two learned sets
-   agree on every verdict (they must: a difference is printed parameter by parameter).
+   agree on every verdict (they must: a difference is printed parameter by parameter); the
+   account says why the archive did not decide the other samples.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import dataclasses
-import hashlib
-import json
 import random
 import sys
 import tempfile
@@ -34,14 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from learner.demo.server import SiteServer
-from learner.errors import FetchError
 from learner.judge.archive import load_archive
-from learner.net.fetch import fetch
 from learner.plan.sampling import without_param
 from learner.plan.targets import parse_target
 from learner.render.browser import find_browser
 from learner.run.crawl import CrawlResult, crawl
 from samepage import LearnedSet, MIQPSNormalizer
+from tests.archive_fixtures import live_index
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 
@@ -66,19 +63,9 @@ def archive_urls(hosts: Sequence[str], observed: Sequence[str]) -> list[str]:
 async def write_index(
     urls: Sequence[str], resolve: dict[str, str], path: Path, coverage: float
 ) -> tuple[int, int]:
-    """Fetch ``urls`` into a CDXJ index at ``path``; (lines written, URLs fetched)."""
-    lines = []
-    for n, url in enumerate(urls):
-        try:
-            got = await fetch(
-                url, resolve=resolve, user_agent="archive-bench", timeout_s=10, max_redirects=0
-            )
-        except FetchError:
-            continue
-        digest = base64.b32encode(hashlib.sha1(got.body).digest()).decode("ascii")
-        stamp = f"20240101{n // 3600 % 24:02d}{n // 60 % 60:02d}{n % 60:02d}"
-        fields = {"url": url, "status": str(got.status), "digest": f"sha1:{digest}"}
-        lines.append(f"{url.split('://', 1)[1]} {stamp} {json.dumps(fields)}")
+    """Fetch ``urls`` into a CDXJ index at ``path``; (lines kept, URLs fetched)."""
+    await live_index(path, urls, resolve)
+    lines = path.read_text(encoding="utf-8").splitlines()
     kept = [line for line in lines if random.Random(line).random() < coverage]
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")
     return len(kept), len(urls)
@@ -132,6 +119,10 @@ async def run(args: argparse.Namespace) -> int:
     differ = sorted(k for k in plain.keys() | archived.keys() if plain.get(k) != archived.get(k))
     saved = results["rendered"][0].stats["renders"] - results["archive"][0].stats["renders"]
     print(f"renders saved: {saved}; verdicts that differ: {len(differ)} of {len(plain)}")
+    account = results["archive"][0].stats
+    why = ", ".join(f"{n} {reason}" for reason, n in account["archive_refused"].items())
+    doubts = ", ".join(f"{n} {doubt}" for doubt, n in account["archive_doubts"].items())
+    print(f"not decided by the archive: {why or 'none'} (not static: {doubts or 'none'})")
     for key in differ:
         print(f"  {'/'.join(key)}: rendered {plain.get(key)}, archive {archived.get(key)}")
     return 1 if differ else 0

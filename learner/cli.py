@@ -150,8 +150,11 @@ def _print_summary(result: CrawlResult) -> None:
         f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "
         f"({stats['decided_share']:.0%})"
     )
-    if stats.get("archive_samples"):
+    refused = stats.get("archive_refused") or {}
+    if stats.get("archive_samples") or refused:
         print(f"samples decided by the archive, not rendered: {stats['archive_samples']}")
+        why = ", ".join(f"{count} {reason}" for reason, count in refused.items())
+        print(f"samples the archive did not decide (rendered): {why or 'none'}")
     print(
         f"renders {stats['renders']} in {stats['seconds']:.1f}s "
         f"({stats['pages_per_second']:.2f} pages/s); "

@@ -10,9 +10,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Outcome", "PairOutcome", "Rendering"]
+__all__ = ["Document", "Outcome", "PairOutcome", "Rendering"]
 
 Outcome = Literal["same", "changed", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A page's main document as the server sent it, kept for archive evidence.
+
+    ``body`` is the body once any content coding is undone: its digest, and whether its
+    bytes run no script, decide whether an archive's digest may stand for a render.
+    """
+
+    body: bytes
+    headers: Mapping[str, str]
+    """The response headers, names in lower case."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +54,13 @@ class Rendering:
     retry_after: str | None = None
     readiness: Mapping[str, Any] = field(default_factory=dict)
     """What the last readiness check saw (timers, requests, quiet time, noise changes)."""
-    scripted: bool = True
-    """Whether the page can run script: a script element, an inline event handler, a frame
-    or a plugin. A page that cannot renders the same from the same bytes, whatever its URL."""
     marks: tuple[str, ...] = ()
     """The URLs the page marks as itself (current links, selected options, its canonical
     link; at most 50): where :mod:`learner.render.marks` reads the values it calls its own."""
+    requests: int = 0
+    """Requests the page made while it was rendered, its document's own included."""
+    document: Document | None = None
+    """The main document's bytes and headers, when the renderer was asked to keep them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,18 +4,19 @@
 groups the captures by key and says, per key, how many captures there are, how many
 distinct payload digests they have (revisits count with the digest they repeat) and how
 many have none: one digest over many spellings is the archive's own sign that they served
-the same bytes. Malformed records are reported on stderr, one line each, and skipped.
+the same bytes. Malformed records are reported on stderr, one line each, and skipped; a
+key or group that cannot be written in the output encoding is reported the same way.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from samepage._encoding import json_line
 from samepage.archives import ARCHIVE_FORMATS, ArchiveFormat, Capture, archive_format, file_captures
 from samepage.errors import InvalidURL
 from samepage.normalizer import MIQPSNormalizer
@@ -89,17 +90,20 @@ class _Reader:
     def keyed(self, files: Sequence[str]) -> Iterator[tuple[Capture, str]]:
         for name in files:
             try:
-                captures = file_captures(name, self.fmt, self.problem)
-                for capture in captures:
+                for capture in file_captures(name, self.fmt, self.problem):
                     try:
                         yield capture, self.norm.normalize(capture.url)
                     except InvalidURL as exc:
                         self.problem(f"{capture.where}: {exc}")
-            except ImportError as exc:
-                need = f"WARC input needs warcio: pip install 'samepage[warc]' ({exc})"
-                raise OSError(need) from None
             except OSError as exc:
                 raise OSError(f"{name}: {exc.strerror or exc}") from None
+
+    def write(self, out: TextIO, line: str, what: str) -> None:
+        """Write one line; one the output encoding cannot hold is reported instead."""
+        try:
+            out.write(line)
+        except UnicodeEncodeError as exc:
+            self.problem(f"{what} cannot be written in the output encoding {exc.encoding!r}")
 
 
 def run_archive(
@@ -107,18 +111,18 @@ def run_archive(
 ) -> int:
     """Run ``normalize`` or ``dedupe`` over archive files; the exit status (0, or 1)."""
     reader = _Reader(norm, fmt)
-    write = out.write
     if args.command == "normalize":
-        for _, key in reader.keyed(args.files):
-            write(key + "\n")
+        for capture, key in reader.keyed(args.files):
+            reader.write(out, key + "\n", f"{capture.where}: the key")
         return 1 if reader.problems else 0
     groups: dict[str, _Group] = {}
     for capture, key in reader.keyed(args.files):
         groups.setdefault(key, _Group()).add(capture)
     for key, group in sorted(groups.items(), key=lambda item: -len(item[1].captures)):
         if args.format == "jsonl":
-            write(json.dumps(group.to_json(key), ensure_ascii=False) + "\n")
+            line = json_line(group.to_json(key))
         else:
             first = group.captures[0].url
-            write(f"{len(group.captures)}\t{len(group.digests)}\t{key}\t{first}\n")
+            line = f"{len(group.captures)}\t{len(group.digests)}\t{key}\t{first}\n"
+        reader.write(out, line, f"the group of {key!r}")
     return 1 if reader.problems else 0

@@ -8,9 +8,11 @@ from their UTF-8 bytes, as WHATWG URL does; a byte that was not UTF-8, kept by a
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 __all__ = [
     "FRAGMENT",
@@ -19,6 +21,7 @@ __all__ = [
     "USERINFO",
     "Component",
     "escape_undecodable",
+    "json_line",
     "normalize_escapes",
 ]
 
@@ -132,3 +135,21 @@ def escape_undecodable(text: str) -> str:
     if not _KEPT_BYTE.search(text):
         return text
     return _KEPT_BYTE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
+
+
+def json_line(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON text and a newline; a byte kept by ``surrogateescape`` is ``%XX``.
+
+    JSON output must be UTF-8, which such a byte is not; it shows as the key shows it.
+    """
+    return json.dumps(_escaped(data), indent=indent, ensure_ascii=False) + "\n"
+
+
+def _escaped(data: Any) -> Any:
+    if isinstance(data, str):
+        return escape_undecodable(data)
+    if isinstance(data, dict):
+        return {_escaped(k): _escaped(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_escaped(v) for v in data]
+    return data

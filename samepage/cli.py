@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import PurePath
 from typing import Any, TextIO
 
-from samepage import __version__, escape_undecodable
+from samepage import __version__
+from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.normalizer import MIQPSNormalizer
@@ -175,21 +175,6 @@ def _stdout() -> TextIO:
 
 def _unwritable(exc: UnicodeEncodeError) -> str:
     return f"cannot be written in the output encoding {exc.encoding!r}"
-
-
-def _json_line(data: Any, *, indent: int | None = None) -> str:
-    """``data`` as JSON text and a newline; a byte kept by ``surrogateescape`` is ``%XX``."""
-    return json.dumps(_escaped(data), indent=indent, ensure_ascii=False) + "\n"
-
-
-def _escaped(data: Any) -> Any:
-    if isinstance(data, str):
-        return escape_undecodable(data)
-    if isinstance(data, dict):
-        return {_escaped(k): _escaped(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_escaped(v) for v in data]
-    return data
 
 
 def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -552,6 +553,37 @@ def _host_key(key: str, where: str) -> str:
     return key
 
 
+_PLACEHOLDER_SEGMENT = re.compile(r"(\{id\}|\{slug\})((?:\.[A-Za-z]{1,5})?)")
+
+
+def _normalised_template(template: str) -> str:
+    """``template`` as a normalised path would spell it (its placeholders kept).
+
+    The normalizer reads the template of a URL's normalised path (upper-case escapes,
+    non-ASCII escaped, no ``//``, dot segments or trailing ``/``), so a key spelled
+    otherwise (``/items/``, ``/a//b``, ``/%ce%bb``, ``/items?x``, ``/été``) never matches.
+    A placeholder counts only as a whole segment (with its extension), as templates have it.
+    """
+    n = 0
+    while f"~{n}" in template:
+        n += 1
+    tokens: dict[str, str] = {}
+
+    def token(found: re.Match[str]) -> str:
+        name = f"~{n}{'i' if found.group(1) == '{id}' else 's'}~"
+        tokens[name] = found.group(1)
+        return name + found.group(2)
+
+    segments = [
+        _PLACEHOLDER_SEGMENT.sub(token, s) if _PLACEHOLDER_SEGMENT.fullmatch(s) else s
+        for s in template.split("/")
+    ]
+    text = _url.normalize_path("/".join(segments))
+    for name, placeholder in tokens.items():
+        text = text.replace(name, placeholder)
+    return text
+
+
 class _Reader:
     """Validates a format-1 document, naming the path of the first problem."""
 
@@ -657,6 +689,13 @@ class _Reader:
                     at,
                     "a template is a path starting with '/' in which ids and slugs are "
                     f"placeholders (samepage.path_template gives {path_template(template)!r})",
+                )
+            spelled = _normalised_template(template)
+            if spelled != template:
+                raise self.fail(
+                    at,
+                    "this template can never match: templates are of normalised paths, "
+                    f"which spell it {spelled!r}",
                 )
             fields = self.mapping(scope, at)
             params = self.mapping(fields.get("params"), f"{at}.params")

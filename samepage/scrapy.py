@@ -39,31 +39,56 @@ from samepage.normalizer import MIQPSNormalizer
 __all__ = ["SamepageFingerprinter", "normalizer_from_settings"]
 
 
-def _names(settings: BaseSettings, name: str) -> list[str]:
-    return [str(item) for item in settings.getlist(name)]
+def _collection(settings: BaseSettings, name: str) -> Any:
+    """A list setting as the normalizer takes it, to be checked as the option is.
+
+    A string is Scrapy's comma-separated form (``scrapy crawl -s NAME=a,b``).
+    """
+    value = settings.get(name)
+    if value is None:
+        return ()
+    return settings.getlist(name) if isinstance(value, str) else value
+
+
+def _allowlist(settings: BaseSettings) -> Any:
+    value = settings.get("SAMEPAGE_EXTRA_ALLOWLIST")
+    if isinstance(value, Mapping):
+        bad = [host for host in value if not isinstance(host, str)]
+        if bad:
+            raise ValueError(f"SAMEPAGE_EXTRA_ALLOWLIST: {bad[0]!r} is not a host suffix")
+        return dict(value)  # each host's names checked as the normalizer checks them
+    return _collection(settings, "SAMEPAGE_EXTRA_ALLOWLIST")
 
 
 def normalizer_from_settings(settings: BaseSettings) -> MIQPSNormalizer:
     """The normalizer a crawler's ``SAMEPAGE_*`` settings describe.
 
+    Each setting is checked as the :class:`~samepage.MIQPSNormalizer` option of the same
+    name is (a bad one is an error naming the setting): ``{"a.example": "id"}`` is refused,
+    never read as the names ``i`` and ``d``.
+
     Raises:
         LearnedFormatError: ``SAMEPAGE_LEARNED`` is not a readable learned set.
-        ValueError: an option has a bad value.
+        ValueError: a setting has a bad value (the message names it).
     """
-    allow: Any = settings.get("SAMEPAGE_EXTRA_ALLOWLIST") or ()
-    if isinstance(allow, Mapping):
-        allow = {str(host): [str(n) for n in names] for host, names in allow.items()}
-    else:
-        allow = _names(settings, "SAMEPAGE_EXTRA_ALLOWLIST")
     learned = settings.get("SAMEPAGE_LEARNED")
-    return MIQPSNormalizer(
-        learned=str(learned) if learned else None,
-        learned_fallback=settings.get("SAMEPAGE_LEARNED_FALLBACK", "shared"),
-        extra_blocklist=_names(settings, "SAMEPAGE_EXTRA_BLOCKLIST"),
-        extra_allowlist=allow,
-        disable_rules=_names(settings, "SAMEPAGE_DISABLE_RULES"),
-        unwrap_redirects=settings.getbool("SAMEPAGE_UNWRAP_REDIRECTS", True),
-    )
+    options: dict[str, Any] = {
+        "learned_fallback": settings.get("SAMEPAGE_LEARNED_FALLBACK", "shared"),
+        "extra_blocklist": _collection(settings, "SAMEPAGE_EXTRA_BLOCKLIST"),
+        "extra_allowlist": _allowlist(settings),
+        "disable_rules": _collection(settings, "SAMEPAGE_DISABLE_RULES"),
+        "unwrap_redirects": settings.getbool("SAMEPAGE_UNWRAP_REDIRECTS", True),
+    }
+    try:
+        return MIQPSNormalizer(learned=str(learned) if learned else None, **options)
+    except (TypeError, ValueError) as exc:
+        # Only on the way to an error: find the setting by trying each option alone.
+        for option, value in options.items():
+            try:
+                MIQPSNormalizer(**{option: value})
+            except (TypeError, ValueError) as alone:
+                raise ValueError(f"SAMEPAGE_{option.upper()}: {alone}") from None
+        raise ValueError(str(exc)) from None
 
 
 class SamepageFingerprinter:

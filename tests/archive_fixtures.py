@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 from pathlib import Path
+
+from samepage.archives import media_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,12 +31,12 @@ def sha1_digest(body: bytes) -> str:
     return "sha1:" + base64.b32encode(hashlib.sha1(body).digest()).decode("ascii")
 
 
-def cdxj_line(shot: Shot, *, bare_digest: bool = False) -> str:
+def cdxj_line(shot: Shot, *, bare_digest: bool = False, mime: str = "text/html") -> str:
     """The pywb CDXJ line of ``shot`` (a SURT-like key; readers take the URL from the JSON)."""
     digest = sha1_digest(shot.body)
     fields: dict[str, object] = {
         "url": shot.url,
-        "mime": "warc/revisit" if shot.revisit else "text/html",
+        "mime": "warc/revisit" if shot.revisit else mime,
         "status": str(shot.status),
         "digest": digest.removeprefix("sha1:") if bare_digest else digest,
     }
@@ -80,4 +82,44 @@ def write_warc(path: Path, shots: Iterable[Shot], *, gzip: bool = True) -> Path:
                     warc_headers_dict={"WARC-Date": date},
                 )
             writer.write_record(record)
+    return path
+
+
+async def live_index(
+    path: Path,
+    urls: Sequence[str],
+    resolve: Mapping[str, str],
+    *,
+    day: str = "20240101",
+    bodies: Mapping[str, bytes] | None = None,
+) -> Path:
+    """An index of ``urls`` as an archive crawler writes it, fetched from the live server.
+
+    Each URL is fetched once, redirects not followed (a redirect is left out, as a failure
+    is), and becomes a CDXJ line with its
+    status, media type and the SHA-1 payload digest of its body, on ``day``, one second
+    apart. ``bodies`` stands a URL's captured bytes in for what the server sends
+    now: a stale index.
+    """
+    from learner.errors import FetchError
+    from learner.net.fetch import fetch
+
+    lines = []
+    for n, url in enumerate(urls):
+        try:
+            got = await fetch(
+                url, resolve=resolve, user_agent="archiver", timeout_s=10, max_redirects=0
+            )
+        except FetchError:
+            continue  # a redirect (not followed) or a failure: no capture
+        body = (bodies or {}).get(url, got.body)
+        when = f"{day}{n // 3600 % 24:02d}{n // 60 % 60:02d}{n % 60:02d}"
+        fields = {
+            "url": url,
+            "status": str(got.status),
+            "digest": sha1_digest(body),
+            "mime": media_type(got.headers.get("content-type", "")) or "unk",
+        }
+        lines.append(f"{url.split('://', 1)[1]} {when} {json.dumps(fields)}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

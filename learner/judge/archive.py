@@ -2,7 +2,9 @@
 
 A sample compares an original URL with a candidate (the original without a parameter). An
 archive that captured both, each answering 2xx, with the same payload digest, saw the server
-send the same bytes for the two URLs: the sample is "same" without rendering. Captures are
+send the same bytes for the two URLs. :meth:`ArchiveEvidence.match` finds such a pair of
+captures, or says why there is none (:class:`ArchiveRefusal`); the pair is evidence only
+once the live original vouches for it (:mod:`learner.judge.archive_live`). Captures are
 used only when:
 
 - their URLs are the sample's original and candidate byte for byte, exactly as the learner
@@ -10,7 +12,11 @@ used only when:
   at all, not even the normalizer's static form, so no assumption of samepage's stands in
   for the archive's evidence;
 - both answered 2xx (a revisit counts with its own status and the payload digest it
-  repeats; a revisit without a 2xx status or without a digest is not used);
+  repeats; a revisit without a 2xx status or without a digest is not used), with a
+  non-empty digest and a time to the second (a CDXJ timestamp of a year or a day is no
+  evidence of when);
+- both were served as ``text/html`` (a revisit that does not say takes the media type of
+  the capture of its URL and digest it repeats);
 - they were taken at most ``window_s`` seconds apart (:data:`DEFAULT_WINDOW_S`);
 - every other URL captured with their digest is on the same path and agrees with the
   candidate on every parameter the two share (other than the tested one): the same bytes
@@ -21,15 +27,9 @@ used only when:
   query there. A path that answers every URL with one body (an application shell whose
   scripts build the page from the URL, or a wall) proves nothing by its bytes.
 
-A digest is of the bytes the server sent, not of the page a browser builds: a page whose
-server renders one parameter and whose scripts read another can show a difference the
-bytes do not (docs/archives.md says when to give ``--archive``).
-
-The learner also asks robots.txt first, as before a render: a URL it may not render is not
-decided from the archive either. A differing digest is no evidence of change (pages carry
-timestamps and tokens): the sample is rendered as without an archive. Of several pairs that
-qualify, the closest in time is used (then the earliest), so the choice does not depend on
-the order of the index.
+A differing digest is no evidence of change (pages carry timestamps and tokens): the
+sample is rendered as without an archive. Of several pairs that qualify, the closest in
+time is used (then the earliest), so the choice does not depend on the order of the index.
 """
 
 from __future__ import annotations
@@ -37,22 +37,99 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from learner.errors import ConfigError
 from learner.judge.decision import Cause
 from learner.model import PairOutcome
-from samepage.archives import Capture, archive_format, file_captures, seconds_between
+from samepage.archives import (
+    Capture,
+    archive_format,
+    file_captures,
+    media_type,
+    seconds_between,
+)
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DEFAULT_WINDOW_S", "MAX_SHARED", "ArchiveEvidence", "load_archive"]
+__all__ = [
+    "DEFAULT_WINDOW_S",
+    "MAX_SHARED",
+    "ArchiveEvidence",
+    "ArchiveMatch",
+    "ArchiveRefusal",
+    "archive_outcome",
+    "load_archive",
+]
 
 DEFAULT_WINDOW_S = 86400.0
 """The most seconds between the two captures of a sample: one day."""
 
 MAX_SHARED = 1000
 """The most distinct URLs one digest may have been captured for and still be evidence."""
+
+_HTML = "text/html"
+
+
+class ArchiveRefusal(StrEnum):
+    """Why the archive did not decide a sample; it is then rendered as without an archive."""
+
+    NOT_CAPTURED = "not-captured"
+    """No usable capture (2xx, with a digest) of the original or of the candidate."""
+    ROUGH_TIME = "rough-time"
+    """A usable capture's time is not to the second (a CDXJ timestamp of a year or a day)."""
+    ONE_BODY = "one-body"
+    """The path's captures all have one digest: it answers every URL with one body."""
+    DIGESTS_DIFFER = "digests-differ"
+    SHARED_DIGEST = "shared-digest"
+    """The digest was captured for another page too (another path or kept value), or for
+    more than :data:`MAX_SHARED` URLs."""
+    MEDIA_TYPE = "media-type"
+    """The two captures were not both served as ``text/html``."""
+    TOO_FAR_APART = "too-far-apart"
+    """One digest, but further apart in time than the window."""
+    ROBOTS = "robots"
+    """robots.txt does not let the learner render both URLs."""
+    ORIGINAL_FAILED = "original-failed"
+    """The original's render failed, did not settle, was not 2xx, or was sent elsewhere."""
+    NO_DOCUMENT = "no-document"
+    """The original's bytes could not be read from the browser."""
+    LOADS_MORE = "loads-more"
+    """The original's render requested more than its document."""
+    LIVE_MEDIA_TYPE = "live-media-type"
+    """The original is now served as another media type than it was captured as."""
+    CONTENT_CODING = "content-coding"
+    """The original is now sent compressed: the archive's digest is of other bytes."""
+    LIVE_HEADERS = "live-headers"
+    """The original now sends a ``Refresh`` or ``Link`` header, which can change the page."""
+    DIGEST_ALGORITHM = "digest-algorithm"
+    """A digest the learner cannot check (not SHA-1 or SHA-2, or not written as one)."""
+    STALE = "stale"
+    """The bytes the server sends for the original now are not the ones captured."""
+    NOT_STATIC = "not-static"
+    """The original's bytes may run script or load more (:mod:`learner.judge.static_html`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveMatch:
+    """Captures of a sample's original and candidate with one payload digest."""
+
+    original: Capture
+    candidate: Capture
+    seconds_apart: float
+    window_s: float
+    media_type: str
+
+    def to_json(self) -> dict[str, Any]:
+        """This match as the sample's evidence records it."""
+        return {
+            "original": self.original.to_json(),
+            "candidate": self.candidate.to_json(),
+            "seconds_apart": self.seconds_apart,
+            "window_s": self.window_s,
+            "media_type": self.media_type,
+        }
 
 
 def _split(url: str) -> tuple[str, list[str]]:
@@ -93,10 +170,17 @@ class ArchiveEvidence:
     """Per digest, the URLs it was captured for; ``None`` past :data:`MAX_SHARED`."""
     varied: dict[str, set[str]] = field(default_factory=dict)
     """Per path (the URL before its query), up to two of the digests captured on it."""
+    rough: set[str] = field(default_factory=set)
+    """URLs with a 2xx capture with a digest whose time is not to the second."""
+    types: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Per (URL, digest), the one media type its captures that say were served as."""
 
     def add(self, capture: Capture) -> None:
-        """Keep ``capture`` if it can be evidence (2xx, with a digest)."""
+        """Keep ``capture`` if it can be evidence (2xx, with a digest, a time to the second)."""
         if not capture.ok or capture.digest is None:
+            return
+        if not capture.to_the_second:
+            self.rough.add(capture.url)
             return
         self.captures.setdefault(capture.url, []).append(capture)
         urls = self.shared.setdefault(capture.digest, set())
@@ -114,55 +198,80 @@ class ArchiveEvidence:
         return urls is not None and all(_agrees(u, candidate, dropped) for u in urls)
 
     def finish(self) -> None:
-        """Order every URL's captures by time (then digest), once all are added."""
-        for found in self.captures.values():
+        """Order every URL's captures by time (then digest); give revisits a media type."""
+        seen: dict[tuple[str, str], set[str]] = {}
+        for url, found in self.captures.items():
             found.sort(key=lambda c: (c.timestamp, c.digest or "", c.where))
+            for capture in found:
+                kind = media_type(capture.mime)
+                if kind and capture.digest is not None:
+                    seen.setdefault((url, capture.digest), set()).add(kind)
+        self.types = {key: kinds.pop() for key, kinds in seen.items() if len(kinds) == 1}
 
-    def same(self, original: str, candidate: str) -> dict[str, Any] | None:
-        """The archive's evidence that ``original`` and ``candidate`` served the same bytes."""
+    def _type(self, capture: Capture) -> str:
+        """The media type a capture was served as ("" if unknown or in doubt)."""
+        own = media_type(capture.mime)
+        if own or capture.digest is None:
+            return own
+        return self.types.get((capture.url, capture.digest), "")
+
+    def match(self, original: str, candidate: str) -> ArchiveMatch | ArchiveRefusal:
+        """The captures that show ``original`` and ``candidate`` served the same bytes."""
         originals = self.captures.get(original)
         candidates = self.captures.get(candidate)
         if not originals or not candidates:
-            return None
+            rough = original in self.rough or candidate in self.rough
+            return ArchiveRefusal.ROUGH_TIME if rough else ArchiveRefusal.NOT_CAPTURED
         if len(self.varied.get(_split(candidate)[0], ())) < 2:
-            return None  # one body for every URL of the path
+            return ArchiveRefusal.ONE_BODY  # one body for every URL of the path
         kept = _split(candidate)[1]
         dropped = frozenset(_name(p) for p in _split(original)[1] if p not in kept)
         best: tuple[float, str, str, Capture, Capture] | None = None
+        # The furthest check a pair of one digest passed, for the refusal.
+        reached = ArchiveRefusal.DIGESTS_DIFFER
         for first in originals:
-            if not self._specific(first.digest or "", candidate, dropped):
-                continue  # the same bytes for another page too
             for second in candidates:
-                if second.digest != first.digest:
+                if second.digest != first.digest or first.digest is None:
+                    continue
+                if not self._specific(first.digest, candidate, dropped):
+                    reached = _further(reached, ArchiveRefusal.SHARED_DIGEST)
+                    continue  # the same bytes for another page too
+                if not self._type(first) == self._type(second) == _HTML:
+                    reached = _further(reached, ArchiveRefusal.MEDIA_TYPE)
                     continue
                 apart = seconds_between(first.timestamp, second.timestamp)
                 if apart > self.window_s:
+                    reached = _further(reached, ArchiveRefusal.TOO_FAR_APART)
                     continue
                 key = (apart, first.timestamp, second.timestamp, first, second)
                 if best is None or key[:3] < best[:3]:
                     best = key
         if best is None:
-            return None
+            return reached
         apart, _, _, first, second = best
-        return {
-            "original": first.to_json(),
-            "candidate": second.to_json(),
-            "seconds_apart": apart,
-            "window_s": self.window_s,
-        }
+        return ArchiveMatch(first, second, apart, self.window_s, _HTML)
 
-    def outcome(self, original: str, candidate: str) -> PairOutcome | None:
-        """The sample's outcome from the archive, or ``None`` when it must be rendered."""
-        found = self.same(original, candidate)
-        if found is None:
-            return None
-        digest = found["original"]["digest"]
-        reason = (
-            f"archived 2xx captures of both have payload digest {digest}, "
-            f"{found['seconds_apart']:.0f}s apart"
-        )
-        evidence = {"archive": found, "renders": {"original": 0, "candidate": 0}}
-        return PairOutcome(original, candidate, "same", reason, evidence, Cause.ARCHIVE.value)
+
+_ORDER = (
+    ArchiveRefusal.DIGESTS_DIFFER,
+    ArchiveRefusal.SHARED_DIGEST,
+    ArchiveRefusal.MEDIA_TYPE,
+    ArchiveRefusal.TOO_FAR_APART,
+)
+
+
+def _further(a: ArchiveRefusal, b: ArchiveRefusal) -> ArchiveRefusal:
+    return a if _ORDER.index(a) >= _ORDER.index(b) else b
+
+
+def archive_outcome(original: str, candidate: str, found: ArchiveMatch) -> PairOutcome:
+    """The "same" outcome of a sample the archive decides (once the live original vouches)."""
+    reason = (
+        f"archived 2xx captures of both have payload digest {found.original.digest}, "
+        f"{found.seconds_apart:.0f}s apart, and the original sends those bytes now"
+    )
+    evidence = {"archive": found.to_json(), "renders": {"original": 0, "candidate": 0}}
+    return PairOutcome(original, candidate, "same", reason, evidence, Cause.ARCHIVE.value)
 
 
 def load_archive(paths: Sequence[str], window_s: float = DEFAULT_WINDOW_S) -> ArchiveEvidence:
@@ -181,8 +290,6 @@ def load_archive(paths: Sequence[str], window_s: float = DEFAULT_WINDOW_S) -> Ar
         problems: list[str] = []
         try:
             _add_all(archive, file_captures(path, archive_format(path) or "cdxj", problems.append))
-        except ImportError as exc:
-            raise ConfigError(f"--archive {path}: WARC needs warcio ({exc})") from None
         except OSError as exc:
             raise ConfigError(f"--archive {path}: {exc.strerror or exc}") from None
         if problems:

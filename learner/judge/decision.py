@@ -58,8 +58,9 @@ class Cause(StrEnum):
     SAME_URL = "same-url"
     """The candidate is the original URL itself: nothing was removed, nothing is proved."""
     ARCHIVE = "archive-same"
-    """Not rendered: a web archive holds 2xx captures of both URLs with the same payload
-    digest (:mod:`learner.judge.archive`)."""
+    """The candidate not rendered: a web archive holds 2xx captures of both URLs with the
+    same payload digest (:mod:`learner.judge.archive`), and the original still sends those
+    bytes, which run no script and load nothing (:mod:`learner.judge.archive_live`)."""
 
 
 HOPELESS_ORIGINAL = frozenset(

@@ -78,12 +78,7 @@ def archive_logs(
             for path in _paths(sources):
                 try:
                     for capture in file_captures(path, fmt, problem):
-                        if "\n" in capture.url or "\r" in capture.url:
-                            problem(f"{capture.where}: a URL with a line break")
-                            continue
                         out.write(capture.url + "\n")
-                except ImportError as exc:
-                    raise ConfigError(f"--urls {path}: WARC needs warcio ({exc})") from None
                 except OSError as exc:
                     raise ConfigError(f"--urls {path}: {exc.strerror or exc}") from None
         if problems > _SHOWN_PROBLEMS:

@@ -33,14 +33,17 @@ from playwright.async_api import Error as PlaywrightError
 
 from learner.config import RenderSettings
 from learner.errors import NavigationFailed, RenderCause, RenderTimeout
-from learner.model import Rendering
+from learner.model import Document, Rendering
 from learner.net.hosts import url_host_key
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import MEASURE, PROBE, READY_STATE, SCROLL_THROUGH
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PageWatch", "capture"]
+__all__ = ["MAX_DOCUMENT_BYTES", "PageWatch", "capture"]
+
+MAX_DOCUMENT_BYTES = 8 << 20
+"""The largest main document kept for archive evidence; a larger one is rendered."""
 
 _T = TypeVar("_T")
 # The longest one readiness check waits in the page before reporting back.
@@ -61,6 +64,8 @@ class PageWatch:
         self.host = url_host_key(url)
         self.inflight: set[Request] = set()
         self.requests_started = 0
+        self.requests_seen = 0
+        """Every request, streams and polls included."""
         self.last_request_end = time.monotonic()
         self.navigations = 0
         self.redirects: list[str] = []
@@ -116,6 +121,7 @@ class PageWatch:
             return False
 
     def _on_request(self, request: Request) -> None:
+        self.requests_seen += 1
         main = self._is_main_navigation(request)
         if not main and (request.resource_type in _STREAMS or request.url in self.polls):
             return
@@ -289,8 +295,18 @@ class _Capture:
         return min(max(int(probe["height"]), self.s.viewport_height), self.s.max_page_height)
 
 
-async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettings) -> Rendering:
+async def capture(
+    page: Page,
+    watch: PageWatch,
+    url: str,
+    settings: RenderSettings,
+    *,
+    keep_document: bool = False,
+) -> Rendering:
     """Load ``url`` in ``page`` and capture it once ready (see the module docstring).
+
+    With ``keep_document``, the main document's body and headers are kept too (up to
+    :data:`MAX_DOCUMENT_BYTES`), for archive evidence.
 
     Raises:
         NavigationFailed: the page went somewhere it must not, or could not be loaded.
@@ -306,7 +322,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         ready, unsettled, scrolled = await job.scroll_through()
         state = scrolled or state
     png, text, title = b"", "", ""
-    still, scripted = False, True
+    still = False
     marks: tuple[str, ...] = ()
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
@@ -315,7 +331,6 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         # the text of the page as it stood when the window ended.
         seen = await job.probe()
         text, title = str(seen["text"]), str(seen["title"])
-        scripted = bool(seen.get("scripted", True))
         marks = tuple(str(url) for url in seen.get("marks", ()))
         after = seen
         if ready:
@@ -342,9 +357,22 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         unsettled="" if settled else unsettled,
         retry_after=watch.retry_after,
         readiness=state,
-        scripted=scripted,
         marks=marks,
+        requests=watch.requests_seen,
+        document=await _document(watch, response, url) if keep_document else None,
     )
+
+
+async def _document(watch: PageWatch, response: Response | None, url: str) -> Document | None:
+    """The main document's body and headers, if the browser still has them."""
+    if response is None:
+        return None
+    try:
+        body = await watch.race(response.body(), url)
+        headers = await watch.race(response.all_headers(), url)
+    except PlaywrightError:
+        return None  # a document the page navigated away from may be gone
+    return Document(body, headers) if len(body) <= MAX_DOCUMENT_BYTES else None
 
 
 def _pending(state: dict[str, Any], watch: PageWatch, summary: str) -> str:

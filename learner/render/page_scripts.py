@@ -300,9 +300,6 @@ PROBE = r"""async (maxChars) => {
   const root = document.documentElement, body = document.body;
   const height = Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0);
   const text = body ? body.innerText : (root ? root.innerText : "");
-  const scripted = document.querySelector('script, iframe, frame, object, embed') !== null
-    || [...document.querySelectorAll('*')].some(
-      (e) => e.getAttributeNames().some((n) => n.startsWith('on')));
   // The URLs the page marks as itself (learner.render.marks): current or selected links, the
   // chosen value of a select or radio group, the canonical link and the alternate link of
   // the page's own language. At most 50, absolute; a form control stands for the URL its
@@ -349,12 +346,11 @@ PROBE = r"""async (maxChars) => {
     }
   }
   return {height: height, text: text.slice(0, maxChars), title: document.title,
-          changes: s ? s.changes : -1, scripted: scripted, marks: marks};
+          changes: s ? s.changes : -1, marks: marks};
 }"""
 """One cheap capture: size, visible text (capped in the page), title, the count of DOM
 changes that count as loading so far (to tell whether the page moved during a screenshot),
-whether the page can run script (a script, an inline handler, a frame or a plugin), and the
-URLs the page marks as itself (at most 50; :mod:`learner.render.marks` reads them)."""
+and the URLs the page marks as itself (at most 50; :mod:`learner.render.marks` reads them)."""
 
 MEASURE = r"""async () => {
   await document.fonts.ready;

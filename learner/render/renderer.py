@@ -64,6 +64,8 @@ class Renderer:
         resolve: host name to ``ADDR:PORT``, passed to Chromium's host resolver rules.
         max_open_pages: how many renders may run at once.
         restart_after: renders after which the browser is replaced by a fresh one.
+        keep_documents: keep each page's main document (its bytes and headers) in the
+            rendering, for archive evidence.
 
     Use it once, as an async context manager::
 
@@ -79,6 +81,7 @@ class Renderer:
         resolve: Mapping[str, str] | None = None,
         max_open_pages: int = 2,
         restart_after: int = 100,
+        keep_documents: bool = False,
     ) -> None:
         if max_open_pages < 1:
             raise ValueError("max_open_pages must be at least 1")
@@ -89,6 +92,7 @@ class Renderer:
         rules = resolver_rules(resolve or {})
         self._args = [*CHROMIUM_ARGS, *([f"--host-resolver-rules={rules}"] if rules else [])]
         self._restart_after = restart_after
+        self._keep_documents = keep_documents
         self._pages = asyncio.Semaphore(max_open_pages)
         self._lock = asyncio.Lock()
         self._playwright: Playwright | None = None
@@ -221,7 +225,8 @@ class Renderer:
                 context = await self._new_context(slot.browser)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
-                return await capture(page, PageWatch(page, url, self._memory), url, s)
+                watch = PageWatch(page, url, self._memory)
+                return await capture(page, watch, url, s, keep_document=self._keep_documents)
         except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
             raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
         except PlaywrightTimeout as exc:

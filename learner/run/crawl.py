@@ -16,7 +16,7 @@ import functools
 import logging
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -110,6 +110,8 @@ def run_summary(
         "comparisons": sum(s.counters.comparisons for s in stats),
         "resumed_comparisons": sum(s.counters.resumed for s in stats),
         "archive_samples": sum(s.counters.archived for s in stats),
+        "archive_refused": _summed(s.counters.archive_refused for s in stats),
+        "archive_doubts": _summed(s.counters.archive_doubts for s in stats),
         "seconds": round(seconds, 3),
         "render_seconds": round(render_seconds, 3),
         "pages_per_second": round(renders / seconds, 3) if seconds else 0.0,
@@ -120,6 +122,14 @@ def run_summary(
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),
     }
+
+
+def _summed(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for found in counts:
+        for key, count in found.items():
+            total[key] = total.get(key, 0) + count
+    return dict(sorted(total.items()))
 
 
 def politeness(
@@ -299,6 +309,7 @@ class _InProcess:
             executable=self.choice.executable,
             resolve=resolve,
             max_open_pages=config.concurrency,
+            keep_documents=self.archive is not None,
         ) as renderer:
             runner = SampleRunner(
                 config,

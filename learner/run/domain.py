@@ -90,6 +90,8 @@ class DomainStats:
             "comparisons": c.comparisons,
             "resumed_comparisons": c.resumed,
             "archive_samples": c.archived,
+            "archive_refused": dict(sorted(c.archive_refused.items())),
+            "archive_doubts": dict(sorted(c.archive_doubts.items())),
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "error": self.error,
             "decided": self.account.to_json(),

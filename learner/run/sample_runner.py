@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 from learner.config import LearnerConfig
 from learner.errors import RenderCause, RenderError
 from learner.judge import images
-from learner.judge.archive import ArchiveEvidence
+from learner.judge.archive import ArchiveEvidence, ArchiveMatch, ArchiveRefusal, archive_outcome
+from learner.judge.archive_live import Refused, vouch
 from learner.judge.decision import Cause, Decision, Shot, decide
 from learner.judge.fingerprint import fingerprint
 from learner.model import PairOutcome, Rendering
@@ -69,6 +70,11 @@ class SiteCounters:
     resumed: int = 0
     archived: int = 0
     """Samples decided by a web archive's captures, not rendered."""
+    archive_refused: dict[str, int] = field(default_factory=dict)
+    """Per :class:`~learner.judge.archive.ArchiveRefusal`, the samples the archive did not
+    decide (with an archive given)."""
+    archive_doubts: dict[str, int] = field(default_factory=dict)
+    """Per :class:`~learner.judge.static_html.Doubt`, the samples refused as not static."""
     outcomes: list[PairOutcome] = field(default_factory=list)
     """Every outcome of the site, fresh or read back from the checkpoint."""
 
@@ -179,18 +185,8 @@ class SampleRunner:
         if original == candidate:
             counters.outcomes.append(same_url_outcome(original))
             return counters.outcomes[-1]
-        archived = await self._archived(original, candidate)
         done = self.store.finished(original, candidate)
-        if archived is not None:
-            if (
-                done is not None
-                and done.cause == Cause.ARCHIVE
-                and done.evidence.get("original_scripted") is False
-                and done.evidence.get("archive") == archived.evidence.get("archive")
-            ):
-                archived = done  # confirmed by the earlier run's render of the original
-            else:
-                archived = await self._confirmed(pages, archived)
+        archived = await self._archived(pages, counters, original, candidate, done)
         if archived is not None:
             if done is None or done.to_json() != archived.to_json():
                 self.store.record(archived)
@@ -214,41 +210,63 @@ class SampleRunner:
         counters.outcomes.append(done)
         return done
 
-    async def _confirmed(self, pages: PatternPages, found: PairOutcome) -> PairOutcome | None:
-        """The archive's "same", if the original, rendered, is a page that runs no script.
+    async def _archived(
+        self,
+        pages: PatternPages,
+        counters: SiteCounters,
+        original: str,
+        candidate: str,
+        done: PairOutcome | None,
+    ) -> PairOutcome | None:
+        """The archive's "same" for a sample, once the live original vouches for it.
 
-        One payload digest proves that the server sent the same bytes for both URLs; the
-        page a reader sees can still differ where its scripts read the URL. A page that can
-        run none (no script, inline handler, frame or plugin) renders the same from the same
-        bytes, so for it the digest stands in for the candidate's render and the noise
-        renders; any other page is rendered as without an archive.
+        One payload digest proves that the server once sent the same bytes for both URLs;
+        the original, rendered here as for every sample of it, must still be sent as those
+        bytes, and they must run no script and load nothing
+        (:func:`learner.judge.archive_live.vouch`). Then the digest stands in for the
+        candidate's render and the noise renders. An archive outcome in the checkpoint with
+        the same captures was vouched for by the earlier run's render of the original.
         """
-        page = await pages.get(found.original)
-        rendering = page.rendering
-        if (
-            rendering is None
-            or not rendering.settled
-            or rendering.scripted
-            or not 200 <= (rendering.status or 0) < 300
-        ):
-            return None
-        evidence = {
-            **found.evidence,
-            "original_scripted": False,
-            "renders": {"original": 1, "candidate": 0},
-        }
-        return PairOutcome(
-            found.original, found.candidate, found.outcome, found.reason, evidence, found.cause
-        )
-
-    async def _archived(self, original: str, candidate: str) -> PairOutcome | None:
-        """The archive's outcome of a sample whose two URLs robots.txt lets the learner render."""
         if self.archive is None:
             return None
-        found = self.archive.outcome(original, candidate)
-        if found is None or not await self.robots.allowed(original):
+        found = self.archive.match(original, candidate)
+        if isinstance(found, ArchiveMatch):
+            allowed = await self.robots.allowed(original) and await self.robots.allowed(candidate)
+            found = found if allowed else ArchiveRefusal.ROBOTS
+        if not isinstance(found, ArchiveMatch):
+            self._refused(counters, original, candidate, Refused(found))
             return None
-        return found if await self.robots.allowed(candidate) else None
+        if (
+            done is not None
+            and done.cause == Cause.ARCHIVE
+            and "original_live" in done.evidence
+            and done.evidence.get("archive") == found.to_json()
+        ):
+            return done
+        page = await pages.get(original)
+        refused = vouch(found, page.rendering)
+        if refused is not None:
+            self._refused(counters, original, candidate, refused)
+            return None
+        outcome = archive_outcome(original, candidate, found)
+        live = {"digest": found.original.digest, "media_type": found.media_type, "requests": 1}
+        evidence = {**outcome.evidence, "original_live": live}
+        evidence["renders"] = {"original": 1, "candidate": 0}
+        return PairOutcome(
+            original, candidate, outcome.outcome, outcome.reason, evidence, outcome.cause
+        )
+
+    def _refused(
+        self, counters: SiteCounters, original: str, candidate: str, refused: Refused
+    ) -> None:
+        """Count why the archive did not decide a sample, once per sample."""
+        if (original, candidate) in self._used:
+            return
+        why = refused.refusal.value
+        counters.archive_refused[why] = counters.archive_refused.get(why, 0) + 1
+        if refused.doubt is not None:
+            what = refused.doubt.value
+            counters.archive_doubts[what] = counters.archive_doubts.get(what, 0) + 1
 
     async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
         originals: list[_Page] = []

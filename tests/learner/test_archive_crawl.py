@@ -1,177 +1,241 @@
-"""``crawl --archive``: archived captures with one payload digest replace renders, in Chromium.
+"""``crawl --archive`` in Chromium: digests decide only where equal bytes prove an equal page.
 
-The site's ``ref`` parameter changes nothing. The index holds 2xx captures of two samples'
-URLs with the same digest (those samples are not rendered), one pair with differing digests
-and one pair three days apart (both rendered as without an archive).
+A local site of attack pages whose HTML bytes depend on the path (and ``id``) alone while the
+page itself shows another parameter to the reader: a script that writes it and removes itself, an
+``onerror`` handler inside a declarative shadow root, a ``<body onload>`` that removes its
+own attribute, the same bytes served as ``text/plain`` for one spelling, a style sheet that
+reads the page's URL from its ``Referer``. A truthful index (fetched from the site) holds
+one digest for each page with and without the parameter; none of those parameters may come
+out neutral, and the account must say why the archive did not decide them. A static page
+(``/static``, whose ``ref`` changes nothing) is still decided from the archive, and a stale
+index (captured before the server began to show ``xt``) is refused by the live digest.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from learner.config import LearnerConfig
 from learner.demo.server import Request, Response, Site, SiteServer
 from learner.judge.archive import load_archive
+from learner.plan.sampling import without_param
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
 from learner.report.build import write_report
 from learner.run.crawl import CrawlResult, crawl
-from tests.archive_fixtures import Shot, write_cdxj
+from tests.archive_fixtures import live_index
 from tests.plugins.crawl import CONFIG
 
 pytestmark = pytest.mark.browser
 
 HOST = "arch.test"
-URLS = [f"http://{HOST}/p?id={n}&ref={'abcd'[n - 1]}" for n in range(1, 5)]
-PAGE = b"<h1>archived</h1>"
-SHOTS = [
-    # Samples 1 and 2 of ref: both captures 2xx, one digest, minutes apart.
-    Shot(URLS[0], "20240101000000", PAGE),
-    Shot(f"http://{HOST}/p?id=1", "20240101000500", PAGE),
-    Shot(URLS[1], "20240101000000", PAGE + b"2"),
-    Shot(f"http://{HOST}/p?id=2", "20240101001000", PAGE + b"2", revisit=True),
-    # Sample 3: differing digests prove nothing.
-    Shot(URLS[2], "20240101000000", PAGE + b"3"),
-    Shot(f"http://{HOST}/p?id=3", "20240101000000", PAGE + b"3, with a token"),
-    # Sample 4: one digest, but three days apart.
-    Shot(URLS[3], "20240101000000", PAGE + b"4"),
-    Shot(f"http://{HOST}/p?id=4", "20240104000000", PAGE + b"4"),
-]
-CONFIG_4 = LearnerConfig(
-    samples=4, min_samples=3, delay_s=0.0, jitter_s=0.0, concurrency=2, render=CONFIG.render
+CONFIG_3 = LearnerConfig(
+    samples=3, min_samples=3, delay_s=0.0, jitter_s=0.0, concurrency=2, render=CONFIG.render
 )
+READ = "new URLSearchParams(location.search).get('{0}') || 'none'"
+
+
+def _html(request: Request, *, head: str = "", body: str = "<body>", end: str = "") -> str:
+    """A page of the request's path whose bytes depend on ``id`` alone."""
+    item = f"{request.path[1:]} {request.params.get('id', 'none')}"
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Item {item}</title>'
+        f"<style>h1{{font:32px sans-serif}}</style>{head}</head>{body}<h1>Item {item}</h1>"
+        f'<p id="v">Value: none</p>{end}</body></html>'
+    )
+
+
+def _script(request: Request) -> Response:
+    code = f"document.getElementById('v').textContent = 'Value: ' + ({READ.format('xs')});"
+    script = f"<script>{code}document.currentScript.remove()</script>"
+    return Response(body=_html(request, end=script))
+
+
+def _shadow(request: Request) -> Response:
+    # querySelector does not look inside a shadow root: only the bytes show the handler.
+    shown = "this.getRootNode().host.previousElementSibling.textContent"
+    show = f"{shown} = 'Value: ' + ({READ.format('xh')})"
+    root = (
+        '<div><template shadowrootmode="open">'
+        f'<img src="data:," alt="" onerror="{show}"></template></div>'
+    )
+    return Response(body=_html(request, end=root))
+
+
+def _onload(request: Request) -> Response:
+    code = (
+        f"document.getElementById('v').textContent = 'Value: ' + ({READ.format('xo')});"
+        "document.body.removeAttribute('onload')"
+    )
+    return Response(body=_html(request, body=f'<body onload="{code}">'))
+
+
+def _plain(request: Request) -> Response:
+    kind = "text/html" if "xp" in request.params else "text/plain"
+    return Response(body=_html(request), content_type=f"{kind}; charset=utf-8")
+
+
+def _styled(request: Request) -> Response:
+    return Response(body=_html(request, head='<link rel="stylesheet" href="/style.css">'))
+
+
+def _style(request: Request) -> Response:
+    # The style sheet reads the page's URL from the Referer header: the page's bytes do not.
+    page = dict(parse_qsl(urlsplit(request.headers.get("Referer", "")).query))
+    css = f'#v::after {{ content: " / {page.get("xc", "none")}" }}'
+    return Response(body=css, content_type="text/css")
+
+
+def _stale(request: Request) -> Response:
+    # The live server shows xt; the stale index was captured before it did.
+    shown = request.params.get("xt", "none")
+    return Response(body=_html(request).replace("Value: none", f"Value: {shown}"))
+
+
+def _static(request: Request) -> Response:
+    return Response(body=_html(request))
+
+
+PAGES: dict[str, tuple[str, Callable[[Request], Response]]] = {
+    "/script": ("xs", _script),
+    "/shadow": ("xh", _shadow),
+    "/onload": ("xo", _onload),
+    "/plain": ("xp", _plain),
+    "/styled": ("xc", _styled),
+    "/stale": ("xt", _stale),
+    "/static": ("ref", _static),
+}
+OBSERVED = [
+    f"http://{HOST}{path}?{name}={value}" for path, (name, _) in PAGES.items() for value in "abc"
+]
 
 
 def _site() -> Site:
     site = Site(HOST)
-
-    @site.route("/p")
-    def page(request: Request) -> Response:
-        item = request.params.get("id", "none")
-        return Response(body=f"<html><body><h1>Item {item}</h1><p>In stock.</p></body></html>")
-
+    for path, (_, handler) in PAGES.items():
+        site.routes[path] = handler
+    site.routes["/style.css"] = _style
     return site
 
 
+def _captured() -> list[str]:
+    """What the archive crawled: the observed URLs, each without its parameter (what the
+    samples compare), and another page of each path (``?id=9``), so that the path's bytes
+    are seen to vary with the query."""
+    urls = dict.fromkeys(OBSERVED)
+    for url in OBSERVED:
+        urls[without_param(url, PAGES[urlsplit(url).path][0])] = None
+    for path in PAGES:
+        urls[f"http://{HOST}{path}?id=9"] = None
+    return list(urls)
+
+
+def _stale_bodies(urls: list[str], *, only: str | None) -> dict[str, bytes]:
+    """What the server sent before it showed the tested parameter: one body for both URLs."""
+    bodies = {}
+    for url in urls:
+        parts = urlsplit(url)
+        if only is None or parts.path == only:
+            item = dict(parse_qsl(parts.query)).get("id", "none")
+            bodies[url] = f"<h1>Item {parts.path[1:]} {item}, as it was</h1>".encode()
+    return bodies
+
+
 async def _run(
-    server: SiteServer,
-    browser: BrowserChoice,
-    folder: Path,
-    index: Path | None,
-    observed: list[str] = URLS,
+    server: SiteServer, browser: BrowserChoice, folder: Path, index: Path | None
 ) -> tuple[CrawlResult, list[str]]:
     before = len(server.requests)
     result = await crawl(
         [parse_target(f"http://{HOST}")],
-        config=CONFIG_4,
+        config=CONFIG_3,
         out=folder / "learned.json",
         cache=folder / "run",
-        observed=observed,
+        observed=OBSERVED,
         resolve=server.resolve(),
         browser=browser.executable,
         archive=load_archive([str(index)]) if index is not None else None,
     )
-    queries = [r.query for r in server.requests[before:] if r.path == "/p"]
-    return result, queries
-
-
-def _domain(result: CrawlResult) -> dict[str, Any]:
-    return result.learned.domains[HOST].to_json()
+    requests = [f"{r.path}?{r.query}" for r in server.requests[before:]]
+    return result, requests
 
 
 def _verdicts(result: CrawlResult) -> dict[str, str]:
-    params = result.learned.domains[HOST].patterns["id&ref"].params
-    return {name: v.verdict for name, v in params.items()}
+    patterns = result.learned.domains[HOST].patterns
+    return {name: patterns[name].params[name].verdict for name, _ in PAGES.values()}
 
 
-async def test_archive_evidence_replaces_renders_and_a_differing_digest_is_rendered(
-    browser_choice: BrowserChoice, tmp_path: Path
-) -> None:
-    index = write_cdxj(tmp_path / "index.cdxj", SHOTS)
-    with SiteServer([_site()]) as server:
-        plain, plain_queries = await _run(server, browser_choice, tmp_path / "plain", None)
-        archived, queries = await _run(server, browser_choice, tmp_path / "archived", index)
-
-    assert _verdicts(plain) == _verdicts(archived) == {"id": "non-neutral", "ref": "neutral"}
-    assert archived.stats["archive_samples"] == 2 and plain.stats["archive_samples"] == 0
-    # The two samples the archive decided were not rendered; the other two were.
-    assert {"id=1", "id=2"} <= set(plain_queries)
-    assert "id=1" not in queries and "id=2" not in queries
-    assert {"id=3", "id=4"} <= set(queries)
-    assert archived.stats["renders"] <= plain.stats["renders"] - 2
-    samples = _domain(archived)["patterns"]["id&ref"]["params"]["ref"]["samples"]
-    from_archive = {s["candidate"] for s in samples if s.get("from") == "archive"}
-    assert from_archive == {f"http://{HOST}/p?id=1", f"http://{HOST}/p?id=2"}
-    pairs = [
-        json.loads(line)["pair"]
-        for line in (tmp_path / "archived" / "run" / "checkpoint.jsonl").read_text().splitlines()
+def _archive_samples(result: CrawlResult) -> list[dict[str, Any]]:
+    patterns = result.learned.domains[HOST].to_json()["patterns"]
+    return [
+        sample
+        for entry in patterns.values()
+        for verdict in entry["params"].values()
+        for sample in verdict.get("samples", [])
+        if sample.get("from") == "archive"
     ]
-    third = next(p for p in pairs if p["candidate"] == f"http://{HOST}/p?id=3")
-    assert third["cause"] != "archive-same" and third["evidence"]["renders"]["candidate"] >= 1
-    first = next(p for p in pairs if p["candidate"] == f"http://{HOST}/p?id=1")
-    captures = first["evidence"]["archive"]
-    assert (captures["original"]["url"], captures["candidate"]["url"]) == (
-        URLS[0],
-        f"http://{HOST}/p?id=1",
-    )
-    # The report says which samples the archive decided, with both captures.
-    index_page = write_report(tmp_path / "archived" / "run", tmp_path / "report")
-    html = "".join(p.read_text() for p in index_page.parent.rglob("*.html"))
-    assert html.count("from the archive:") == 2
-    assert captures["original"]["digest"] in html and "20240101000500" in html
 
 
-async def test_a_resumed_archive_run_decides_as_an_uninterrupted_one(
+NEUTRAL = {"ref": "neutral"}
+CHANGING = {name: "non-neutral" for name, _ in PAGES.values() if name != "ref"}
+
+
+async def test_a_truthful_index_decides_the_static_page_and_no_attack(
     browser_choice: BrowserChoice, tmp_path: Path
 ) -> None:
-    index = write_cdxj(tmp_path / "index.cdxj", SHOTS)
     with SiteServer([_site()]) as server:
-        whole, _ = await _run(server, browser_choice, tmp_path / "whole", index)
-        # An interrupted run: its checkpoint holds the first three comparisons only.
+        urls = _captured()
+        truthful = await live_index(tmp_path / "truthful.cdxj", urls, server.resolve())
+        # /stale alone was captured before the server showed xt.
+        stale = _stale_bodies(urls, only="/stale")
+        index = await live_index(tmp_path / "mixed.cdxj", urls, server.resolve(), bodies=stale)
+        assert truthful.read_bytes() != index.read_bytes()
+        result, requests = await _run(server, browser_choice, tmp_path / "whole", index)
+        # An interrupted run: its checkpoint holds the first half of the comparisons.
         shutil.copytree(tmp_path / "whole", tmp_path / "cut")
         checkpoint = tmp_path / "cut" / "run" / "checkpoint.jsonl"
         lines = checkpoint.read_text().splitlines(keepends=True)
-        checkpoint.write_text("".join(lines[:3]))
+        checkpoint.write_text("".join(lines[: len(lines) // 2]))
         (tmp_path / "cut" / "learned.json").unlink()
         resumed, _ = await _run(server, browser_choice, tmp_path / "cut", index)
-        # The same folder without the archive: its archive outcomes are judged afresh.
-        shutil.copytree(tmp_path / "whole", tmp_path / "again")
-        (tmp_path / "again" / "learned.json").unlink()
-        again, queries = await _run(server, browser_choice, tmp_path / "again", None)
-    assert _domain(resumed)["patterns"] == _domain(whole)["patterns"]
+
+    assert _verdicts(result) == {**CHANGING, **NEUTRAL}
+    # The static page's ref samples came from the archive: their candidates were not fetched.
+    decided = _archive_samples(result)
+    assert result.stats["archive_samples"] == len(decided) == 3
+    assert {urlsplit(s["candidate"]).path for s in decided} == {"/static"}
+    for sample in decided:
+        parts = urlsplit(sample["candidate"])
+        assert f"{parts.path}?{parts.query}" not in requests
+    # The account says why each attack was not decided from the archive.
+    refused = result.stats["archive_refused"]
+    assert refused["not-static"] == 4 and refused["media-type"] >= 1 and refused["stale"] >= 1
+    assert set(result.stats["archive_doubts"]) == {"script", "template", "event-handler", "loads"}
+    domain = result.stats["domains"][HOST]
+    assert domain["archive_refused"] == refused and domain["archive_samples"] == 3
+    # The report shows the archive's samples with both captures.
+    page = write_report(tmp_path / "whole" / "run", tmp_path / "report")
+    html = "".join(p.read_text() for p in page.parent.rglob("*.html"))
+    assert html.count("from the archive:") == 3
+    # A resumed run decides as the whole one did.
+    patterns = result.learned.domains[HOST].to_json()["patterns"]
+    assert resumed.learned.domains[HOST].to_json()["patterns"] == patterns
     assert resumed.stats["resumed_comparisons"] >= 1
-    assert {"id=1", "id=2"} <= set(queries)
-    assert again.stats["archive_samples"] == 0
-    assert _verdicts(again) == _verdicts(whole)
-    samples = _domain(again)["patterns"]["id&ref"]["params"]["ref"]["samples"]
-    assert not [s for s in samples if s.get("from") == "archive"]
 
 
-async def test_a_page_whose_scripts_read_the_url_is_rendered_whatever_the_digests(
-    browser_choice: BrowserChoice, tmp_path: Path
-) -> None:
-    # The server sends one body for every tab; the page's script shows the tab it is asked
-    # for. Equal digests prove equal bytes, not an equal page: every sample is rendered.
-    body = (
-        "<html><body><h1>Account</h1><p id=t></p><script>document.getElementById('t')"
-        ".textContent = 'Tab: ' + (new URLSearchParams(location.search).get('tab') || 'home')"
-        "</script></body></html>"
-    )
-    site = Site(HOST)
-    site.routes["/js"] = lambda request: Response(body=body)
-    urls = [f"http://{HOST}/js?id={n}&tab={'abcd'[n - 1]}" for n in range(1, 5)]
-    shots = [Shot(u, "20240101000000", body.encode()) for u in urls]
-    shots += [
-        Shot(f"http://{HOST}/js?id={n}", "20240101000000", body.encode()) for n in range(1, 5)
-    ]
-    index = write_cdxj(tmp_path / "index.cdxj", shots)
-    with SiteServer([site]) as server:
-        result, _ = await _run(server, browser_choice, tmp_path, index, urls)
-    tab = result.learned.domains[HOST].patterns["id&tab"].params["tab"]
-    assert tab.verdict == "non-neutral" and tab.changed >= 1
+async def test_a_stale_index_decides_nothing(browser_choice: BrowserChoice, tmp_path: Path) -> None:
+    with SiteServer([_site()]) as server:
+        urls = _captured()
+        bodies = _stale_bodies(urls, only=None)
+        stale = await live_index(tmp_path / "stale.cdxj", urls, server.resolve(), bodies=bodies)
+        result, _ = await _run(server, browser_choice, tmp_path / "stale", stale)
+    assert _verdicts(result) == {**CHANGING, **NEUTRAL}
     assert result.stats["archive_samples"] == 0
+    # Every pair with one digest and one media type is refused by the live digest.
+    refused = result.stats["archive_refused"]
+    assert refused["stale"] >= len(PAGES) - 1 and "not-static" not in refused

@@ -10,7 +10,14 @@ import pytest
 
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import ConfigError
-from learner.judge.archive import MAX_SHARED, ArchiveEvidence, load_archive
+from learner.judge.archive import (
+    MAX_SHARED,
+    ArchiveEvidence,
+    ArchiveMatch,
+    ArchiveRefusal,
+    archive_outcome,
+    load_archive,
+)
 from learner.judge.decision import Cause
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
@@ -21,7 +28,7 @@ from learner.render.renderer import Renderer
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from learner.run.store import RunStore
-from samepage.archives import Capture
+from samepage.archives import Capture, cdxj_captures
 from tests.archive_fixtures import Shot, sha1_digest, write_cdxj, write_warc
 from tests.site.learner_settings import SUITE_CONFIG
 
@@ -34,11 +41,16 @@ PAGE = b"<h1>Item 1</h1>"
 ITEM_3 = Shot("https://shop.example/p?id=3", "20240101000000", b"<h1>Item 3</h1>")
 
 
+def _capture(shot: Shot, mime: str = "text/html") -> Capture:
+    mime = "warc/revisit" if shot.revisit else mime
+    digest = sha1_digest(shot.body)
+    return Capture(shot.url, shot.timestamp, shot.status, digest, mime, shot.revisit)
+
+
 def _archive(*shots: Shot, window_s: float = 86400.0, shell: bool = False) -> ArchiveEvidence:
     archive = ArchiveEvidence(window_s=window_s)
     for shot in shots if shell else (*shots, ITEM_3, _http(ITEM_3)):
-        digest = sha1_digest(shot.body)
-        archive.add(Capture(shot.url, shot.timestamp, shot.status, digest, "", shot.revisit))
+        archive.add(_capture(shot))
     archive.finish()
     return archive
 
@@ -47,13 +59,13 @@ def test_two_2xx_captures_with_one_digest_make_the_sample_same() -> None:
     archive = _archive(
         Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101003000", PAGE)
     )
-    outcome = archive.outcome(ORIGINAL, CANDIDATE)
-    assert outcome is not None
+    found = archive.match(ORIGINAL, CANDIDATE)
+    assert isinstance(found, ArchiveMatch)
+    outcome = archive_outcome(ORIGINAL, CANDIDATE, found)
     assert (outcome.outcome, outcome.cause) == ("same", Cause.ARCHIVE.value)
-    found = outcome.evidence["archive"]
-    assert (found["original"]["url"], found["candidate"]["url"]) == (ORIGINAL, CANDIDATE)
-    assert found["seconds_apart"] == 1800.0
-    assert outcome.evidence["renders"] == {"original": 0, "candidate": 0}
+    evidence = outcome.evidence["archive"]
+    assert (evidence["original"]["url"], evidence["candidate"]["url"]) == (ORIGINAL, CANDIDATE)
+    assert (evidence["seconds_apart"], evidence["media_type"]) == (1800.0, "text/html")
     assert sha1_digest(PAGE) in outcome.reason
 
 
@@ -63,6 +75,10 @@ def test_two_2xx_captures_with_one_digest_make_the_sample_same() -> None:
         (
             [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", b"x")],
             "a differing digest is no evidence",
+        ),
+        (
+            [Shot(ORIGINAL, "2024", PAGE), Shot(CANDIDATE, "2024", PAGE)],
+            "a year is not a time: the two may be a year apart, not 0 s",
         ),
         (
             [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240103000000", PAGE)],
@@ -121,7 +137,63 @@ def test_two_2xx_captures_with_one_digest_make_the_sample_same() -> None:
 def test_captures_that_prove_nothing_leave_the_sample_to_be_rendered(
     shots: list[Shot], why: str
 ) -> None:
-    assert _archive(*shots).outcome(ORIGINAL, CANDIDATE) is None, why
+    assert isinstance(_archive(*shots).match(ORIGINAL, CANDIDATE), ArchiveRefusal), why
+
+
+@pytest.mark.parametrize(
+    ("original", "candidate", "refusal"),
+    [
+        (Capture(ORIGINAL, "2024", 200, "sha1:A", "text/html"), None, ArchiveRefusal.ROUGH_TIME),
+        (
+            Capture(ORIGINAL, "20240101000000", 200, "sha1:A", "text/html"),
+            Capture(CANDIDATE, "20240101000000", 200, "sha1:A", "text/plain"),
+            ArchiveRefusal.MEDIA_TYPE,
+        ),
+        (
+            Capture(ORIGINAL, "20240101000000", 200, "sha1:A", "text/html"),
+            Capture(CANDIDATE, "20240101000000", 200, "sha1:A", "unk"),
+            ArchiveRefusal.MEDIA_TYPE,
+        ),
+        (
+            Capture(ORIGINAL, "20240101000000", 200, "sha1:A", "text/html"),
+            Capture(CANDIDATE, "20240103000000", 200, "sha1:A", "text/html"),
+            ArchiveRefusal.TOO_FAR_APART,
+        ),
+        (
+            Capture(ORIGINAL, "20240101000000", 200, "sha1:A", "text/html"),
+            Capture(CANDIDATE, "20240101000000", 200, "sha1:B", "text/html"),
+            ArchiveRefusal.DIGESTS_DIFFER,
+        ),
+        (
+            Capture(ORIGINAL, "20240101000000", 200, None, "text/html"),
+            None,
+            ArchiveRefusal.NOT_CAPTURED,
+        ),
+    ],
+)
+def test_the_refusal_says_why_the_archive_did_not_decide(
+    original: Capture, candidate: Capture | None, refusal: ArchiveRefusal
+) -> None:
+    archive = ArchiveEvidence()
+    for capture in (original, candidate, _capture(ITEM_3)):
+        if capture is not None:
+            archive.add(capture)
+    if candidate is None:
+        archive.add(Capture(CANDIDATE, "20240101000000", 200, "sha1:A", "text/html"))
+    archive.finish()
+    assert archive.match(ORIGINAL, CANDIDATE) is refusal
+
+
+def test_empty_digests_are_no_digests() -> None:
+    fields = '"status": "200", "digest": "sha1:", "mime": "text/html"'
+    lines = [f'k 20240101000000 {{"url": "{url}", {fields}}}' for url in (ORIGINAL, CANDIDATE)]
+    captures = list(cdxj_captures(lines, "i"))
+    assert [c.digest for c in captures] == [None, None]
+    archive = ArchiveEvidence()
+    for capture in captures:
+        archive.add(capture)
+    archive.finish()
+    assert archive.match(ORIGINAL, CANDIDATE) is ArchiveRefusal.NOT_CAPTURED
 
 
 def _http(shot: Shot) -> Shot:
@@ -131,8 +203,8 @@ def _http(shot: Shot) -> Shot:
 def test_a_path_that_answers_every_url_with_one_body_proves_nothing() -> None:
     # An application shell: its scripts build the page from the URL, the bytes never change.
     shots = [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
-    assert _archive(*shots, shell=True).same(ORIGINAL, CANDIDATE) is None
-    assert _archive(*shots).same(ORIGINAL, CANDIDATE) is not None
+    assert _archive(*shots, shell=True).match(ORIGINAL, CANDIDATE) is ArchiveRefusal.ONE_BODY
+    assert isinstance(_archive(*shots).match(ORIGINAL, CANDIDATE), ArchiveMatch)
 
 
 def test_other_values_of_the_dropped_parameter_may_share_the_digest() -> None:
@@ -144,15 +216,15 @@ def test_other_values_of_the_dropped_parameter_may_share_the_digest() -> None:
         # Other parameters the sample does not test, with the candidate's values of the rest.
         Shot("https://shop.example/p?id=1&sessionid=abc", "20240101000000", PAGE),
     )
-    assert archive.same(ORIGINAL, CANDIDATE) is not None
+    assert isinstance(archive.match(ORIGINAL, CANDIDATE), ArchiveMatch)
 
 
 def test_a_digest_captured_for_too_many_urls_is_no_evidence() -> None:
     shots = [Shot(f"{CANDIDATE}&ref={n}", "20240101000000", PAGE) for n in range(MAX_SHARED)]
     shots += [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
-    assert _archive(*shots).same(ORIGINAL, CANDIDATE) is None
+    assert _archive(*shots).match(ORIGINAL, CANDIDATE) is ArchiveRefusal.SHARED_DIGEST
     assert len(shots[2:]) == MAX_SHARED
-    assert _archive(*shots[2:]).same(ORIGINAL, CANDIDATE) is not None
+    assert isinstance(_archive(*shots[2:]).match(ORIGINAL, CANDIDATE), ArchiveMatch)
 
 
 async def test_a_sample_robots_txt_forbids_is_not_decided_from_the_archive(
@@ -203,14 +275,23 @@ def test_a_revisit_counts_with_its_status_and_the_digest_it_repeats() -> None:
         Shot(CANDIDATE, "20230101000000", PAGE),  # a year before: outside the window
         Shot(CANDIDATE, "20240101010000", PAGE, revisit=True),
     )
-    found = archive.same(ORIGINAL, CANDIDATE)
-    assert found is not None and found["candidate"]["revisit"] is True
+    found = archive.match(ORIGINAL, CANDIDATE)
+    # The revisit's media type is that of the capture of its URL and digest it repeats.
+    assert isinstance(found, ArchiveMatch) and found.candidate.revisit
+    assert (found.candidate.mime, found.media_type) == ("warc/revisit", "text/html")
     # A revisit without a status (as pywb writes "server not modified" ones) is not used.
     bare = ArchiveEvidence()
-    bare.add(Capture(ORIGINAL, "20240101000000", 200, sha1_digest(PAGE)))
+    bare.add(Capture(ORIGINAL, "20240101000000", 200, sha1_digest(PAGE), "text/html"))
     bare.add(Capture(CANDIDATE, "20240101000000", None, sha1_digest(PAGE), "warc/revisit", True))
     bare.finish()
-    assert bare.same(ORIGINAL, CANDIDATE) is None
+    assert bare.match(ORIGINAL, CANDIDATE) is ArchiveRefusal.NOT_CAPTURED
+    # Nor is one whose media type no capture of its URL and digest says.
+    alone = ArchiveEvidence()
+    alone.add(_capture(Shot(ORIGINAL, "20240101000000", PAGE)))
+    alone.add(_capture(Shot(CANDIDATE, "20240101000000", PAGE, revisit=True)))
+    alone.add(_capture(ITEM_3))
+    alone.finish()
+    assert alone.match(ORIGINAL, CANDIDATE) is ArchiveRefusal.MEDIA_TYPE
 
 
 def test_of_several_pairs_the_closest_in_time_is_used_whatever_the_order() -> None:
@@ -220,10 +301,10 @@ def test_of_several_pairs_the_closest_in_time_is_used_whatever_the_order() -> No
         Shot(ORIGINAL, "20240105000000", PAGE),
         Shot(CANDIDATE, "20240105000100", PAGE),
     ]
-    forward = _archive(*shots).same(ORIGINAL, CANDIDATE)
-    backward = _archive(*reversed(shots)).same(ORIGINAL, CANDIDATE)
+    forward = _archive(*shots).match(ORIGINAL, CANDIDATE)
+    backward = _archive(*reversed(shots)).match(ORIGINAL, CANDIDATE)
     assert forward == backward
-    assert forward is not None and forward["seconds_apart"] == 60.0
+    assert isinstance(forward, ArchiveMatch) and forward.seconds_apart == 60.0
 
 
 def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
@@ -237,7 +318,7 @@ def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
     warc = write_warc(tmp_path / "more.warc.gz", [Shot(CANDIDATE, "20240101000100", PAGE)])
     with caplog.at_level(logging.WARNING):
         archive = load_archive([str(index), str(warc)], 3600)
-    assert archive.same(ORIGINAL, CANDIDATE) is not None
+    assert isinstance(archive.match(ORIGINAL, CANDIDATE), ArchiveMatch)
     (warning,) = [r.getMessage() for r in caplog.records]
     assert warning.startswith(f"--archive {index}: 2 malformed records skipped, first: {index}:4:")
     with pytest.raises(ConfigError, match=r"--archive .*missing\.cdxj: No such file"):

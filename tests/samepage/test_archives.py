@@ -132,7 +132,7 @@ def test_a_file_that_is_not_a_warc_is_one_line(tmp_path: Path) -> None:
     bad.write_text("hello\r\n\r\nworld\r\n", encoding="utf-8")
     result = run("dedupe", str(bad))
     assert result.returncode == 1
-    assert result.stderr.startswith(f"samepage: {bad}@0: not a readable WARC record")
+    assert result.stderr.startswith(f"samepage: {bad}@0: not a WARC record (no WARC/1.x line)")
     assert len(result.stderr.splitlines()) == 1
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +148,42 @@ def test_settings_name_every_option_of_the_normalizer(tmp_path: Path) -> None:
     assert fingerprinter.fingerprint(a) == fingerprinter.fingerprint(b)
     assert fingerprinter.fingerprint(post) != fingerprinter.fingerprint(b)
     assert fingerprinter.fingerprint(verbatim) != fingerprinter.fingerprint(a)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "message"),
+    [
+        # A string where names are wanted: never the names "i" and "d".
+        ("SAMEPAGE_EXTRA_ALLOWLIST", {"a.example": "id"}, "not a string"),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", {"a.example": ["id", 3]}, "3 is not a parameter name"),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", {3: ["id"]}, "3 is not a host suffix"),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", ["id", None], "None is not a parameter name"),
+        ("SAMEPAGE_EXTRA_BLOCKLIST", [3], "3 is not a parameter name"),
+        ("SAMEPAGE_DISABLE_RULES", [3], "3 is not a rule id or name"),
+        ("SAMEPAGE_LEARNED_FALLBACK", "sometimes", "must be 'shared', 'keep' or 'domain'"),
+    ],
+)
+def test_settings_are_checked_as_the_python_api_checks_them(
+    setting: str, value: object, message: str
+) -> None:
+    from scrapy.settings import Settings
+
+    from samepage import MIQPSNormalizer
+    from samepage.scrapy import normalizer_from_settings
+
+    with pytest.raises(ValueError, match=f"^{setting}: .*{message}"):
+        normalizer_from_settings(Settings({setting: value}))
+    options: dict[str, Any] = {setting.removeprefix("SAMEPAGE_").lower(): value}
+    with pytest.raises((TypeError, ValueError, AttributeError)):
+        MIQPSNormalizer(**options)
+
+
+def test_a_comma_separated_setting_from_the_command_line_is_a_list() -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    norm = normalizer_from_settings(Settings({"SAMEPAGE_EXTRA_BLOCKLIST": "campaign,ref"}))
+    assert norm.normalize("https://a.example/p?id=1&campaign=x&ref=y") == (
+        "https://a.example/p?id=1"
+    )

@@ -356,6 +356,37 @@ def test_malformed_scopes_are_refused_by_name(edit: Any, where: str, problem: st
     assert "\n" not in message
 
 
+@pytest.mark.parametrize(
+    ("key", "spelled"),
+    [
+        ("/items/", "/items"),  # normalised paths have no trailing slash
+        ("/a//b", "/a/b"),
+        ("/%ce%bb", "/%CE%BB"),  # escapes are upper case
+        ("/items?x", "/items%3Fx"),  # a ? starts the query
+        ("/\u00e9t\u00e9", "/%C3%A9t%C3%A9"),  # non-ASCII is escaped
+        ("/a/./b", "/a/b"),
+        ("/a{id}b/{id}", "/a%7Bid%7Db/{id}"),  # a placeholder is a whole segment
+    ],
+)
+def test_a_template_key_that_can_never_match_is_refused_by_name(key: str, spelled: str) -> None:
+    for scopes in (("patterns", "sort", "templates"), ("shared",)):
+        doc = copy.deepcopy(DOC)
+        found = doc["domains"][HOST]
+        for name in scopes:
+            found = found[name]
+        found[key] = {"urls": 1, "params": {}}
+        with pytest.raises(LearnedFormatError) as caught:
+            load_learned(doc)
+        message = str(caught.value)
+        assert f"[{key!r}]: this template can never match" in message, message
+        assert f"which spell it {spelled!r}" in message
+    # Templates in normal form load, escaped names in any script among them.
+    doc = copy.deepcopy(DOC)
+    for good in ("/", "/p/{id}.html", "/w/%D0%9C%D0%B8%D1%80", "/{slug}/{id}"):
+        doc["domains"][HOST]["shared"][good] = {"urls": 1, "params": {}}
+    assert "/w/%D0%9C%D0%B8%D1%80" in load_learned(doc).domains[HOST].shared
+
+
 def test_scopes_round_trip_exactly(tmp_path: Path) -> None:
     learned = load_learned(DOC)
     entry = learned.domains[HOST]
@@ -407,6 +438,23 @@ def test_arrow_and_duckdb_give_normalizes_keys(norm: MIQPSNormalizer) -> None:
     assert [key for (key,) in rows] == wanted
 
 
+def _characters(text: str) -> str:
+    """Percent-escapes read as UTF-8 bytes, one at a time (a byte that is not: itself)."""
+    data = bytearray()
+    out = []
+    for piece in re.split(r"(%[0-9A-Fa-f]{2})", text):
+        if re.fullmatch(r"%[0-9A-Fa-f]{2}", piece):
+            data.append(int(piece[1:], 16))
+            continue
+        if not piece:
+            continue  # between two escapes: one run of bytes
+        out.append(bytes(data).decode("utf-8", "surrogateescape"))
+        data.clear()
+        out.append(piece)
+    out.append(bytes(data).decode("utf-8", "surrogateescape"))
+    return "".join(out)
+
+
 def _reference_template(path: str) -> str:
     """The rule of docs/learned-format.md, segment by segment, without shortcuts."""
     out = []
@@ -416,22 +464,37 @@ def _reference_template(path: str) -> str:
             stem, ext = segment, ""
         else:
             ext = "." + ext
-        words = [w for w in re.split(r"[-_+]", stem) if w]
+        text = _characters(stem)
+        words = [w for w in re.split(r"[-_+]", text) if w]
         if not segment or stem in ("{id}", "{slug}"):
             out.append(segment)
-        elif re.search(r"\d", stem):
+        elif any(c.isdecimal() for c in text):
             out.append("{id}" + ext)
-        elif len(segment) > 40 or len(words) >= 3:
+        elif len(text) + len(ext) > 40 or len(words) >= 3:
             out.append("{slug}" + ext)
         else:
             out.append(segment)
     return "/".join(out)
 
 
+# Escaped names in several scripts: Latin, Greek, Cyrillic, Arabic (and its digits), CJK.
+ESCAPED = [
+    "Caf%C3%A9",
+    "%CE%BB",
+    "%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0",
+    "%D9%85%D8%B5%D8%B1",
+    "%D9%A3",
+    "%E6%9D%B1%E4%BA%AC",
+    "%FF%FE",
+    "%D0%91" * 41,
+]
+
+
 @settings(max_examples=500, deadline=None)
 @given(
     st.lists(
-        st.text(alphabet="ab-_+.9{}id", max_size=12) | st.sampled_from(["x" * 41, "{id}.html"]),
+        st.text(alphabet="ab-_+.9{}id%C3A", max_size=12)
+        | st.sampled_from(["x" * 41, "{id}.html", *ESCAPED]),
         max_size=5,
     )
 )
@@ -439,3 +502,20 @@ def test_path_template_follows_the_documented_rule(segments: list[str]) -> None:
     path = "/" + "/".join(segments)
     assert path_template(path) == _reference_template(path)
     assert path_template(path_template(path)) == path_template(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "template"),
+    [
+        ("/wiki/Caf%C3%A9", "/wiki/Caf%C3%A9"),
+        ("/w/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0", "/w/%D0%9C%D0%BE%D1%81%D0%BA%D0%B2%D0%B0"),
+        ("/wiki/%E6%9D%B1%E4%BA%AC", "/wiki/%E6%9D%B1%E4%BA%AC"),
+        ("/wiki/%CE%BB", "/wiki/%CE%BB"),
+        ("/p/%D9%A3", "/p/{id}"),  # an Arabic-Indic digit is a digit
+        ("/p/" + "%D0%91" * 41, "/p/{slug}"),  # 41 characters, whatever their bytes
+        ("/p/" + "%D0%91" * 40, "/p/" + "%D0%91" * 40),
+        ("/p/caf%C3%A9-au-lait.html", "/p/{slug}.html"),
+    ],
+)
+def test_a_percent_escape_is_the_byte_it_encodes(path: str, template: str) -> None:
+    assert path_template(path) == template
