@@ -541,6 +541,220 @@ ROWS = [
         "https://www.target.com/p/mug/-/A-1?afid=x&cpng=y&lnm=z",
         "https://www.target.com/p/mug/-/A-1",
     ),
+    # --- names the anchor lists strip on one platform (docs/rules.md, the accounting) -------
+    # Amazon ad clicks (Google Ads ValueTrack values) and Audible, Amazon's store.
+    (
+        "https://www.amazon.com/dp/B0ABCDEF12?hvadid=1234&hvdev=c&hvnetw=g&hvrand=99"
+        "&hvtargid=kwd-1&adgrpid=7&hydadcr=8&th=1",
+        "https://www.amazon.com/dp/B0ABCDEF12",
+    ),
+    (
+        "https://www.audible.com/pd/Dune-Audiobook/B002V1OF70?ref=a_search_c3&qid=1700000000"
+        "&plattr=x&pf_rd_p=abc",
+        "https://www.audible.com/pd/Dune-Audiobook/B002V1OF70",
+    ),
+    ("https://shop.example/p?hvadid=1234&plattr=x", "https://shop.example/p?hvadid=1234&plattr=x"),
+    # Google: search-box and click state on every country domain; the landing page of an ad click.
+    (
+        "https://www.google.com.ng/search?q=jollof&gs_lcp=Cgdnd3Mtd2l6&gs_ssp=eJzj"
+        "&usg=AOvVaw1&oe=UTF-8&gws_rd=ssl",
+        "https://www.google.com.ng/search?q=jollof",
+    ),
+    (
+        "https://www.google.com/aclk?sa=l&ai=DChc&adurl=https%3A%2F%2Fshop.example%2Fmug",
+        "https://shop.example/mug",
+    ),
+    (
+        "https://shop.example/search?q=jollof&gs_lcp=Cgdn&oe=UTF-8",
+        "https://shop.example/search?gs_lcp=Cgdn&oe=UTF-8&q=jollof",
+    ),
+    # Facebook redirect and share markers.
+    (
+        "https://www.facebook.com/groups/123/posts/456?eav=AfZ1&paipv=0&_rdr&rdc=1&rdr"
+        "&hc_location=ufi&extid=CL-UNK",
+        "https://www.facebook.com/groups/123/posts/456",
+    ),
+    ("https://shop.example/p?rdc=1&rdr=2&eav=3", "https://shop.example/p?eav=3&rdc=1&rdr=2"),
+    # News sites: AT Internet, comScore and CBS Interactive markers.
+    (
+        "https://www.bbc.com/news/world-1?at_medium=RSS&at_campaign=KARANGA&ns_source=twitter"
+        "&ns_linkname=x&facebook_page=bbcnews",
+        "https://www.bbc.com/news/world-1",
+    ),
+    (
+        "https://www.cnet.com/tech/a-story/?ftag=CAD1&linkId=123&intcid=x",
+        "https://www.cnet.com/tech/a-story",
+    ),
+    (
+        "https://www.gamespot.com/articles/x/1100-1/?ftag=GSS&PostType=link"
+        "&ServiceType=twitter&UniqueID=1&TheTime=2",
+        "https://www.gamespot.com/articles/x/1100-1",
+    ),
+    (
+        "https://shop.example/p?ftag=red&linkId=7&at_medium=x",
+        "https://shop.example/p?ftag=red&linkId=7",
+    ),
+    # Bloomberg, Condé Nast, Forbes, FT, HBR: newsletter and share markers.
+    (
+        "https://www.bloomberg.com/news/articles/2026-01-01/x?srnd=premium&sref=abc"
+        "&leadSource=uverify",
+        "https://www.bloomberg.com/news/articles/2026-01-01/x",
+    ),
+    (
+        "https://www.newyorker.com/magazine/2026/01/01/x?bxid=5be&cndid=123&esrc=bounceX"
+        "&mbid=social_twitter&hasha=1&source=EDT",
+        "https://www.newyorker.com/magazine/2026/01/01/x",
+    ),
+    (
+        "https://www.forbes.com/sites/x/2026/01/01/story/?sh=1a2b3c",
+        "https://www.forbes.com/sites/x/2026/01/01/story",
+    ),
+    ("https://www.ft.com/content/abc?trk=public_post", "https://www.ft.com/content/abc"),
+    ("https://hbr.org/2026/01/x?tpcc=orgsocial_edit", "https://hbr.org/2026/01/x"),
+    (
+        "https://news.example/a?sh=1a2b3c&mbid=7&srnd=3",
+        "https://news.example/a?mbid=7&sh=1a2b3c&srnd=3",
+    ),
+    # Marketplaces and travel: Carousell, Flipkart, Lazada, TikTok, Wise, Argos, Backcountry.
+    (
+        "https://www.carousell.sg/p/mug-123/?t-id=abc&t-referrer_browse_type=search_results"
+        "&t-source=srp&tap_index=2&referrer_search_query=mug",
+        "https://www.carousell.sg/p/mug-123",
+    ),
+    (
+        "https://www.flipkart.com/mug/p/itm1?pid=MUGX&affid=aff1&_refId=PP.x&pwsvid=9&fm=neo",
+        "https://www.flipkart.com/mug/p/itm1?pid=MUGX",
+    ),
+    (
+        "https://www.lazada.vn/products/mug-i1.html?laz_trackid=2:mm&mkttid=clkgg&trafficFrom=x",
+        "https://www.lazada.vn/products/mug-i1.html",
+    ),
+    (
+        "https://www.tiktok.com/@user/video/123?share_app_id=1233&tt_from=copy"
+        "&enter_method=share&sec_uid=MS4w",
+        "https://www.tiktok.com/@user/video/123",
+    ),
+    (
+        "https://wise.com/invite/u/x?partnerizecampaignID=1&clickref=2&partnerID=3&adref=4",
+        "https://wise.com/invite/u/x",
+    ),
+    (
+        "https://www.argos.co.uk/product/123?istCompanyId=a&istItemId=b&istFeedId=c&istBid=t"
+        "&clickOrigin=x",
+        "https://www.argos.co.uk/product/123",
+    ),
+    (
+        "https://www.backcountry.com/mug?CMP_ID=1&k_clickid=2&rmatt=3&mr:trackingCode=4&INT_ID=5",
+        "https://www.backcountry.com/mug",
+    ),
+    (
+        "https://shop.example/p/mug?t-id=abc&tap_index=2&clickref=2&affid=7",
+        "https://shop.example/p/mug?affid=7&clickref=2&t-id=abc&tap_index=2",
+    ),
+    # Events and tickets: Eventbrite, TicketWeb, AXS, Songkick.
+    (
+        "https://www.eventbrite.co.uk/e/x-tickets-123?aff=ebdssbdestsearch"
+        "&utm-campaign=social&utm-medium=discovery",
+        "https://www.eventbrite.co.uk/e/x-tickets-123",
+    ),
+    (
+        "https://www.ticketweb.com/event/x/123?REFERRAL_ID=tmfeed&afsrc=1&camefrom=CFC",
+        "https://www.ticketweb.com/event/x/123",
+    ),
+    ("https://www.axs.com/events/123/x?aff=axsus", "https://www.axs.com/events/123/x"),
+    (
+        "https://www.songkick.com/concerts/123?deep_link_campaign=x&deep_link_medium=y"
+        "&deep_link_source=z",
+        "https://www.songkick.com/concerts/123",
+    ),
+    (
+        "https://shop.example/e/123?aff=7&camefrom=home",
+        "https://shop.example/e/123?aff=7&camefrom=home",
+    ),
+    # Search engines: Yandex session ids; hh.ru vacancy positions.
+    (
+        "https://yandex.com/search/?text=mug&msid=1&suggest_reqid=2&source-serpid=3",
+        "https://yandex.com/search?text=mug",
+    ),
+    (
+        "https://hh.ru/vacancy/123?hhtmFrom=vacancy_search_list&grpos=1&ptl=2&stl=3&swnt=4&vss=5",
+        "https://hh.ru/vacancy/123",
+    ),
+    (
+        "https://jobs.example/vacancy/123?grpos=1&stl=3",
+        "https://jobs.example/vacancy/123?grpos=1&stl=3",
+    ),
+    # E-mail and campaign markers of single sites.
+    (
+        "https://www.nikkei.com/article/DGX1/?n_cid=NMAIL007&i_cid=x&waad=y",
+        "https://www.nikkei.com/article/DGX1",
+    ),
+    ("https://www.bahn.de/angebot?dbkanal_007=L01_S01_D001_KIN0014", "https://www.bahn.de/angebot"),
+    (
+        "https://www.dailycodingproblem.com/solution/1?email=reader%40mail.example",
+        "https://www.dailycodingproblem.com/solution/1",
+    ),
+    (
+        "https://norml.org/news/x?link_id=1&can_id=2&email_referrer=3&email_subject=4",
+        "https://norml.org/news/x",
+    ),
+    ("https://www.healio.com/news/x?ecp=1&m_bt=2", "https://www.healio.com/news/x"),
+    ("https://mailchi.mp/abc/newsletter?e=1a2b3c4d5e", "https://mailchi.mp/abc/newsletter"),
+    (
+        "https://shop.example/p?email=reader%40mail.example&e=5&dbkanal_007=x",
+        "https://shop.example/p?dbkanal_007=x&e=5&email=reader%40mail.example",
+    ),
+    # Share and referral markers of single sites.
+    (
+        "https://www.zillow.com/homedetails/1_zpid/?rtoken=abc",
+        "https://www.zillow.com/homedetails/1_zpid",
+    ),
+    (
+        "https://www.change.org/p/x?source_location=petition_show&psf_variant=a&share_intent=1",
+        "https://www.change.org/p/x",
+    ),
+    (
+        "https://www.fiverr.com/x/y?context_referrer=search&ref_ctx_id=1&funnel=2",
+        "https://www.fiverr.com/x/y",
+    ),
+    ("https://weibo.com/123/abc?weibo_id=1&dt_dapp=2", "https://weibo.com/123/abc"),
+    (
+        "https://www.woot.com/offers/x?ref=w_cnt_gw_dly_wobtn&ref_=x",
+        "https://www.woot.com/offers/x",
+    ),
+    ("https://www.reuters.com/world/x/?taid=1", "https://www.reuters.com/world/x"),
+    ("https://www.gog.com/en/game/x?track_click=1&link_id=2", "https://www.gog.com/en/game/x"),
+    (
+        "https://www.bilibili.com/video/BV1x?share_from=ugc&seid=1&buvid=2&timestamp=3"
+        "&plat_id=4&is_story_h5=false",
+        "https://www.bilibili.com/video/BV1x",
+    ),
+    (
+        "https://shop.example/p?ref=w_cnt&taid=1&link_id=2&timestamp=3",
+        "https://shop.example/p?link_id=2&ref=w_cnt&taid=1&timestamp=3",
+    ),
+    # Redirectors of affiliate networks, e-mail trackers and ad servers.
+    (
+        "https://rover.ebay.com/rover/1/711-53200-19255-0/1?campid=1"
+        "&mpre=https%3A%2F%2Fwww.ebay.com%2Fitm%2F123",
+        "https://www.ebay.com/itm/123",
+    ),
+    (
+        "https://ad.admitad.com/g/x/?ulp=https%3A%2F%2Fshop.example%2Fmug",
+        "https://shop.example/mug",
+    ),
+    (
+        "https://click.redditmail.com/CL0/x?url=https%3A%2F%2Fwww.reddit.com%2Fr%2Fpython",
+        "https://www.reddit.com/r/python",
+    ),
+    (
+        "https://www.curseforge.com/linkout?remoteUrl=https%3A%2F%2Fgithub.com%2Fa%2Fb",
+        "https://github.com/a/b",
+    ),
+    (
+        "https://shop.example/go?ulp=https%3A%2F%2Fother.example%2F",
+        "https://shop.example/go?ulp=https%3A%2F%2Fother.example%2F",
+    ),
 ]
 
 
