@@ -312,12 +312,18 @@ class RuleSet:
 def _check_entries(data: Mapping[str, Any]) -> None:
     """Name the first entry of a rules document that cannot be compiled, and why."""
 
-    def named(where: str, entry: object) -> None:
+    def problem(entry: object) -> str:
+        # The place of an entry is only formatted for a bad one: a file has thousands.
         if not isinstance(entry, Mapping):
-            raise SamepageError(f"rules: {where}: an entry must be an object")
-        keys = [k for k in ("name", "prefix") if k in entry]
-        if len(keys) != 1 or not isinstance(entry[keys[0]], str) or not entry[keys[0]]:
-            raise SamepageError(f"rules: {where}: needs exactly one of 'name' or 'prefix'")
+            return "an entry must be an object"
+        key = entry.get("name")
+        if key is None:
+            key = entry.get("prefix")
+        elif "prefix" in entry:
+            key = None
+        if not isinstance(key, str) or not key:
+            return "needs exactly one of 'name' or 'prefix'"
+        return ""
 
     def listed(where: str, value: object) -> list[Any]:
         if not isinstance(value, list):
@@ -326,7 +332,8 @@ def _check_entries(data: Mapping[str, Any]) -> None:
 
     for section in ("tracking", "ambiguous", "session"):
         for index, entry in enumerate(listed(section, data.get(section, []))):
-            named(f"{section}[{index}]", entry)
+            if found := problem(entry):
+                raise SamepageError(f"rules: {section}[{index}]: {found}")
     for index, group in enumerate(listed("domains", data.get("domains", []))):
         where = f"domains[{index}]"
         hosts = group.get("hosts") if isinstance(group, Mapping) else None
@@ -334,7 +341,8 @@ def _check_entries(data: Mapping[str, Any]) -> None:
             raise SamepageError(f"rules: {where}: 'hosts' must be a non-empty list of names")
         for kind in ("allow", "block"):
             for number, entry in enumerate(listed(f"{where}.{kind}", group.get(kind, []))):
-                named(f"{where} ({hosts[0]}).{kind}[{number}]", entry)
+                if found := problem(entry):
+                    raise SamepageError(f"rules: {where} ({hosts[0]}).{kind}[{number}]: {found}")
     for section in ("redirects", "aliases", "path_sessions"):
         for index, entry in enumerate(listed(section, data.get(section, []))):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
