@@ -112,11 +112,16 @@ class AmbiguousRule:
 
 @dataclass(frozen=True, slots=True)
 class DomainRules:
-    """The allowlist and blocklist of one group of hosts."""
+    """The allowlist and blocklist of one group of hosts.
+
+    ``except_paths`` matches the start of the paths where the block list does not apply
+    (the API and dialog paths a strip list excepts); the allowlist applies everywhere.
+    """
 
     hosts: tuple[str, ...]
     allow: NameMatcher
     block: NameMatcher
+    except_paths: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,9 @@ class RuleSet:
             )
 
         groups = {
-            id(group): DomainRules(group.hosts, filtered(group.allow), filtered(group.block))
+            id(group): DomainRules(
+                group.hosts, filtered(group.allow), filtered(group.block), group.except_paths
+            )
             for group in self.domains.values()
         }
 
@@ -291,10 +298,12 @@ class RuleSet:
         for group in data.get("domains", []):
             hosts = tuple(h.lower() for h in group["hosts"])
             label = hosts[0]
+            excepted = group.get("except_paths", [])
             rules = DomainRules(
                 hosts,
                 allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
                 block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
+                except_paths=re.compile("|".join(excepted)) if excepted else None,
             )
             for host in hosts:
                 domains[host] = rules

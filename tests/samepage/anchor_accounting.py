@@ -43,8 +43,9 @@ REASONS = {
     "not-a-name": "not a parameter name (every parameter, a path or fragment rule)",
     "redirector": "a redirector samepage does not unwrap",
     "test": "a test entry of the list itself, on no real site",
+    "exception": "an exception of the list that samepage does not apply",
 }
-COVERED = ("global", "value-conditioned", "host", "redirect")
+COVERED = ("global", "value-conditioned", "host", "redirect", "honoured")
 _NORM = MIQPSNormalizer()
 _NEUTRAL_HOST = "www.anchor-check.example"
 # Values that carry no content: a channel word and an opaque token.
@@ -337,6 +338,20 @@ def _pattern_probes() -> dict[tuple[str, str, str], list[str]]:
     return {(r["list"], r["scope"], r["entry"]): r["probes"] for r in accounting()["patterns"]}
 
 
+def _exception_examples() -> dict[tuple[str, str, str], tuple[str, list[str]]]:
+    return {
+        (r["list"], r["scope"], r["entry"]): (r["example"], r["keeps"])
+        for r in accounting()["exceptions"]
+    }
+
+
+def honoured(example: str, keeps: list[str]) -> bool:
+    """Whether the normalizer keeps every name of ``keeps`` on the excepted URL ``example``."""
+    key = _NORM.normalize(example)
+    left = {k.lower() for k, _ in parse_qsl(urlsplit(key).query, keep_blank_values=True)}
+    return all(name.lower() in left for name in keeps)
+
+
 def unwrapped(example: str) -> bool:
     """Whether the normalizer replaces the wrapper ``example`` by its target."""
     return _NORM.normalize(example).startswith("https://example.org/")
@@ -347,7 +362,22 @@ def items() -> Iterator[Item]:
     kept = _kept()
     examples = _redirect_examples()
     patterns = _pattern_probes()
+    excepted = _exception_examples()
+    seen: set[tuple[str, str, str]] = set()
     for scope in snapshot()["scopes"]:
+        # A list's exceptions: the URLs where its names of that scope are not stripped.
+        for entry in scope.get("exceptions", []):
+            key = (scope["list"], scope["scope"], entry)
+            if key in seen:
+                continue  # a ClearURLs provider repeats them for each of its fields
+            seen.add(key)
+            status, why = "", ""
+            found = excepted.get(key)
+            if found is not None and honoured(*found):
+                status, why = "honoured", found[0]
+            elif (hit := kept.get(key)) is not None:
+                status, why = hit
+            yield Item(scope["list"], scope["scope"], "exceptions", entry, status, why)
         place = where(scope)
         for entry in scope["entries"]:
             status, why = "", ""
@@ -364,11 +394,9 @@ def items() -> Iterator[Item]:
                 if probes:
                     status = _covered(probes, place, global_scope=global_scope)
             if not status:
-                found = kept.get((scope["list"], scope["scope"], entry)) or kept.get(
-                    (scope["list"], "*", entry)
-                )
-                if found is not None:
-                    status, why = found
+                reason = kept.get((scope["list"], scope["scope"], entry))
+                if reason is not None:
+                    status, why = reason
             yield Item(scope["list"], scope["scope"], scope["field"], entry, status, why)
 
 
@@ -386,6 +414,8 @@ _COLUMNS = [
     ("not-a-name", "kept: not a name"),
     ("redirector", "kept: redirector"),
     ("test", "kept: the list's test"),
+    ("honoured", "exceptions honoured"),
+    ("exception", "exceptions not applied"),
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,8 +24,8 @@ def test_the_snapshot_names_its_sources() -> None:
         assert {"title", "repository", "path", "commit", "date", "license"} <= set(source)
     # The sizes of the stored lists: a refreshed snapshot changes them on purpose.
     counts = Counter(item.list for item in ITEMS)
-    assert counts["clearurls"] == 807
-    assert counts["brave-clean-urls"] == 409
+    assert counts["clearurls"] == 886  # 807 names, patterns and redirections, 79 exceptions
+    assert counts["brave-clean-urls"] == 414
 
 
 def test_every_entry_is_covered_or_kept_with_a_reason() -> None:
@@ -48,6 +49,14 @@ def test_no_reason_is_written_for_a_name_the_rules_cover() -> None:
 @pytest.mark.parametrize("record", accounting.accounting()["redirects"], ids=lambda r: r["scope"])
 def test_each_unwrapped_redirector_has_a_working_example(record: dict[str, str]) -> None:
     assert accounting.unwrapped(record["example"]), record["example"]
+
+
+@pytest.mark.parametrize(
+    "record", accounting.accounting()["exceptions"], ids=lambda r: f"{r['list']}:{r['scope']}"
+)
+def test_each_honoured_exception_keeps_the_names_there(record: dict[str, Any]) -> None:
+    assert record["keeps"] or "adsystem" in record["example"]
+    assert accounting.honoured(record["example"], record["keeps"]), record["example"]
 
 
 def test_kept_names_are_not_dropped_where_the_list_strips_them() -> None:

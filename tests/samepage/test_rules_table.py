@@ -554,15 +554,11 @@ ROWS = [
         "https://www.audible.com/pd/Dune-Audiobook/B002V1OF70",
     ),
     ("https://shop.example/p?hvadid=1234&plattr=x", "https://shop.example/p?hvadid=1234&plattr=x"),
-    # Google: search-box and click state on every country domain; the landing page of an ad click.
+    # Google: search-box and click state on every country domain.
     (
         "https://www.google.com.ng/search?q=jollof&gs_lcp=Cgdnd3Mtd2l6&gs_ssp=eJzj"
         "&usg=AOvVaw1&oe=UTF-8&gws_rd=ssl",
         "https://www.google.com.ng/search?q=jollof",
-    ),
-    (
-        "https://www.google.com/aclk?sa=l&ai=DChc&adurl=https%3A%2F%2Fshop.example%2Fmug",
-        "https://shop.example/mug",
     ),
     (
         "https://shop.example/search?q=jollof&gs_lcp=Cgdn&oe=UTF-8",
@@ -733,6 +729,24 @@ ROWS = [
         "https://shop.example/p?ref=w_cnt&taid=1&link_id=2&timestamp=3",
         "https://shop.example/p?link_id=2&ref=w_cnt&taid=1&timestamp=3",
     ),
+    # The paths and hosts a list excepts keep the platform's names (except_paths).
+    (
+        "https://www.facebook.com/dialog/share?app_id=1&href=https%3A%2F%2Fnews.example%2Fa&eid=1",
+        "https://www.facebook.com/dialog/share?app_id=1&eid=1&href=https%3A%2F%2Fnews.example%2Fa",
+    ),
+    (
+        "https://www.facebook.com/story.php?story_fbid=1&id=2&eid=1",
+        "https://www.facebook.com/story.php?id=2&story_fbid=1",
+    ),
+    (
+        "https://www.amazon.com/message-us?ref_=x&qid=1",
+        "https://www.amazon.com/message-us?qid=1&ref_=x",
+    ),
+    (
+        "https://accounts.google.com/signin/oauth/consent?client_id=1&ei=2",
+        "https://accounts.google.com/signin/oauth/consent?client_id=1&ei=2",
+    ),
+    ("https://www.google.com/search?q=mug&ei=2", "https://www.google.com/search?q=mug"),
     # Redirectors of affiliate networks, e-mail trackers and ad servers.
     (
         "https://rover.ebay.com/rover/1/711-53200-19255-0/1?campid=1"
