@@ -598,7 +598,7 @@ ROWS = [
     ),
     (
         "https://www.newyorker.com/magazine/2026/01/01/x?bxid=5be&cndid=123&esrc=bounceX"
-        "&mbid=social_twitter&hasha=1&source=EDT",
+        "&mbid=social_twitter&hasha=1",
         "https://www.newyorker.com/magazine/2026/01/01/x",
     ),
     (
