@@ -9,9 +9,13 @@ Usage (each argument a local copy of the list, read at the commit named in SOURC
 
     python scripts/anchor_lists.py --clearurls data.min.json \
         --brave-query-filter query-filter.json --brave-clean-urls clean-urls.json \
-        --adguard-general general_url.txt \
+        --adguard-general general_url.txt --adguard-specific specific.txt \
+        --adguard-allowlist allowlist.txt whitelist.txt \
         --firefox-query-stripping strip_list.txt \
         --firefox-strip-on-share StripOnShare.json StripOnShareLGPL.json
+
+A list left off the command line keeps its scopes from the snapshot already written, so one
+list can be refreshed alone (``--adguard-specific specific.txt``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +60,24 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "TrackParamFilter/sections/general_url.txt",
         "commit": "002b06615b38c64b27fadafad6cf5323e752090f",
         "date": "not recorded by the stored copy (it cites AdguardFilters issue 158662)",
+        "license": "GPL-3.0",
+    },
+    "adguard-specific": {
+        "title": "AdGuard URL Tracking filter, site part",
+        "repository": "https://github.com/AdguardTeam/AdguardFilters",
+        "path": "TrackParamFilter/sections/specific.txt",
+        "commit": "00096a40fb0586f1de6b450e3fc160ee2a94f8ce",
+        "date": "not recorded by the stored copy (its newest cited issue is AdguardFilters 237405)",
+        "license": "GPL-3.0",
+    },
+    "adguard-allowlist": {
+        "title": "AdGuard URL Tracking filter, exceptions",
+        "repository": "https://github.com/AdguardTeam/AdguardFilters",
+        "path": "TrackParamFilter/sections/allowlist.txt (commit"
+        " 002b06615b38c64b27fadafad6cf5323e752090f) and TrackParamFilter/sections/whitelist.txt"
+        " (commit 0a6f44f248f647739c34cc9b9aefa16bd7460ed4)",
+        "commit": "002b06615b38c64b27fadafad6cf5323e752090f",
+        "date": "not recorded by the stored copies",
         "license": "GPL-3.0",
     },
     "firefox-query-stripping": {
@@ -143,36 +166,69 @@ def _brave_scope(include: list[str], index: int) -> str:
     return f"{host} (entry {index})"
 
 
-# One AdGuard rule: an optional "||host/path" or query condition, then $removeparam options.
+# One AdGuard rule: an optional "||host/path" or query condition, then its options.
 _ADGUARD = re.compile(r"^(?P<target>[^$]*)\$(?P<options>.*)$")
+# Request types other than a page: a rule limited to them never touches a page's URL.
+_RESOURCE_TYPES = frozenset(
+    {"xmlhttprequest", "script", "image", "font", "stylesheet", "media", "subdocument"}
+)
+
+
+def _adguard_rule(line: str) -> tuple[str, str] | None:
+    """The scope (target, domain and request types) and the removeparam value of one rule."""
+    found = _ADGUARD.match(line)
+    if found is None:
+        return None
+    target = found["target"]
+    value: str | None = None
+    domains = ""
+    types: list[str] = []
+    for option in re.split(r",(?![^/]*/)", found["options"]):
+        key, _, arg = option.partition("=")
+        if key == "removeparam":
+            value = arg or "(every parameter)"
+        elif key == "domain":
+            domains = arg
+        elif key in _RESOURCE_TYPES:
+            types.append(key)
+    if value is None:
+        return None  # a cosmetic or header rule, not a parameter rule
+    parts = (
+        target.strip("*"),
+        f"domain={domains}" if domains else "",
+        "$" + ",".join(types) if types else "",
+    )
+    return " ".join(part for part in parts if part), value
 
 
 def adguard(path: Path, list_id: str) -> list[dict[str, Any]]:
-    """Each $removeparam rule, grouped by its target and domain option."""
-    groups: dict[tuple[str, str], list[str]] = {}
+    """Each $removeparam rule, grouped by its target, domain option and request types."""
+    groups: dict[str, list[str]] = {}
     for raw in path.read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line or line.startswith("!"):
             continue
-        found = _ADGUARD.match(line)
-        if found is None:
-            continue
-        target = found["target"]
-        value = ""
-        domains = ""
-        for option in re.split(r",(?![^/]*/)", found["options"]):
-            key, _, arg = option.partition("=")
-            if key == "removeparam":
-                value = arg or "(every parameter)"
-            elif key == "domain":
-                domains = arg
-        match = " ".join(part for part in (target, f"domain={domains}" if domains else "") if part)
-        scope = match or "global"
-        groups.setdefault((scope, match), []).append(value or "(every parameter)")
+        rule = _adguard_rule(line)
+        if rule is not None:
+            match, value = rule
+            entries = groups.setdefault(match, [])
+            if value not in entries:
+                entries.append(value)
     return [
-        _scope(list_id, scope, match, "removeparam", entries)
-        for (scope, match), entries in groups.items()
+        _scope(list_id, match or "global", match, "removeparam", entries)
+        for match, entries in groups.items()
     ]
+
+
+def adguard_exceptions(paths: list[Path], list_id: str) -> list[dict[str, Any]]:
+    """The @@ rules of AdGuard's exception files, one scope holding them all."""
+    rules: list[str] = []
+    for path in paths:
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            line = raw.strip()
+            if line.startswith("@@") and "removeparam" in line and line not in rules:
+                rules.append(line)
+    return [_scope(list_id, "exceptions", "", "removeparam", [], exceptions=rules)]
 
 
 def firefox_query_stripping(path: Path) -> list[dict[str, Any]]:
@@ -199,26 +255,38 @@ def firefox_strip_on_share(paths: list[Path]) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     """Read the local copies named on the command line and write the snapshot."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--clearurls", type=Path, required=True)
-    parser.add_argument("--brave-query-filter", type=Path, required=True)
-    parser.add_argument("--brave-clean-urls", type=Path, required=True)
-    parser.add_argument("--adguard-general", type=Path, required=True)
-    parser.add_argument("--firefox-query-stripping", type=Path, required=True)
-    parser.add_argument("--firefox-strip-on-share", type=Path, nargs="+", required=True)
+    parser.add_argument("--clearurls", type=Path)
+    parser.add_argument("--brave-query-filter", type=Path)
+    parser.add_argument("--brave-clean-urls", type=Path)
+    parser.add_argument("--adguard-general", type=Path)
+    parser.add_argument("--adguard-specific", type=Path)
+    parser.add_argument("--adguard-allowlist", type=Path, nargs="+")
+    parser.add_argument("--firefox-query-stripping", type=Path)
+    parser.add_argument("--firefox-strip-on-share", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    scopes = [
-        *clearurls(args.clearurls),
-        *brave(args.brave_query_filter, "brave-query-filter"),
-        *brave(args.brave_clean_urls, "brave-clean-urls"),
-        *adguard(args.adguard_general, "adguard-general"),
-        *firefox_query_stripping(args.firefox_query_stripping),
-        *firefox_strip_on_share(args.firefox_strip_on_share),
-    ]
+    readers: dict[str, Callable[[Any], list[dict[str, Any]]]] = {
+        "clearurls": lambda p: clearurls(p),
+        "brave-query-filter": lambda p: brave(p, "brave-query-filter"),
+        "brave-clean-urls": lambda p: brave(p, "brave-clean-urls"),
+        "adguard-general": lambda p: adguard(p, "adguard-general"),
+        "adguard-specific": lambda p: adguard(p, "adguard-specific"),
+        "adguard-allowlist": lambda p: adguard_exceptions(p, "adguard-allowlist"),
+        "firefox-query-stripping": lambda p: firefox_query_stripping(p),
+        "firefox-strip-on-share": lambda p: firefox_strip_on_share(p),
+    }
+    old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    scopes: list[dict[str, Any]] = []
+    for list_id, read in readers.items():
+        given = getattr(args, list_id.replace("-", "_"))
+        if given is not None:
+            scopes += read(given)
+        else:
+            scopes += [s for s in old.get("scopes", []) if s["list"] == list_id]
     document = {
         "format": "samepage.anchor-lists",
         "version": 1,
-        "lists": SOURCES,
+        "lists": {k: v for k, v in SOURCES.items() if any(s["list"] == k for s in scopes)},
         "scopes": scopes,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

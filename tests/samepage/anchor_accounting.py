@@ -41,6 +41,7 @@ REASONS = {
     "selects": "the platform's own URLs show it selects what the page shows",
     "scope": "the list's scope is narrower than a host (a path or a query condition)",
     "not-a-name": "not a parameter name (every parameter, a path or fragment rule)",
+    "not-a-page": "an endpoint that serves no page (a beacon, an API, a download, a player frame)",
     "redirector": "a redirector samepage does not unwrap",
     "test": "a test entry of the list itself, on no real site",
     "exception": "an exception of the list that samepage does not apply",
@@ -59,6 +60,7 @@ class Where:
     hosts: tuple[str, ...]  # empty: every host
     path: str = "/p/x"
     note: str = ""  # how the hosts were derived, or why they could not be
+    value: str = ""  # the one value the list strips the name for, on any host
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,18 +258,77 @@ def glob_where(patterns: list[str]) -> Where:
     return Where(tuple(dict.fromkeys(hosts)), path)
 
 
+def _wild_hosts(name: str) -> tuple[str, ...]:
+    """The hosts of ``name`` on any top-level domain (``google``, ``market.yandex``)."""
+    head, _, base = name.rpartition(".")
+    return tuple(f"{head}.{h}" if head else h for h in _platform_hosts(base))
+
+
+def _adguard_hosts(names: list[str]) -> tuple[str, ...]:
+    hosts: list[str] = []
+    for name in names:
+        if name.endswith((".*", ".")):
+            hosts.extend(_wild_hosts(name.rstrip("*").rstrip(".")))
+        else:
+            hosts.append(name)
+    return tuple(dict.fromkeys(hosts))
+
+
+# A rule that strips a name only for one value, on any site: "?ref=upstract.com^".
+_ADGUARD_VALUE = re.compile(r"\??([A-Za-z_]+)=([^*&?^/]+)\^?")
+
+
 def adguard_where(match: str) -> Where | None:
-    """The hosts of an AdGuard rule's target; None for a rule that needs a query condition."""
-    if not match or match.startswith("domain=~"):
+    """The hosts and path of an AdGuard rule's target; None where samepage cannot test them.
+
+    ``||host^``, ``://host`` and a bare ``host^`` name the host and its subdomains, and
+    ``domain=`` the pages' hosts; a host ending in ``.*`` or ``.`` stands for the platform's
+    domains, as a ClearURLs wildcard does. A path is tested as written (``*`` as one
+    segment); a condition on the query (``?t=``, ``&linkId=``) is noted, not tested. A value
+    condition (``?ref=upstract.com``) is tested with that value. A rule limited to scripts,
+    images or XHR (``$script``) and one that needs another parameter on any site
+    (``rtkcid=*&clickid=``) have no place samepage can test.
+    """
+    parts = match.split(" ")
+    if any(part.startswith("$") for part in parts):
+        return None  # only requests for scripts, images, fonts or XHR: never a page's URL
+    domains = [part[7:] for part in parts if part.startswith("domain=")]
+    target = next((part for part in parts if not part.startswith("domain=")), "")
+    if domains and domains[0].startswith("~"):
         return Where(())
-    if match.startswith("||"):
-        target = match[2:]
-        host = re.split(r"[\^/$]", target)[0]
-        path = target[len(host) :].lstrip("^")
-        return Where((host,), path.split("?")[0] or "/p/x", f"path {path}" if path else "")
-    if match.startswith("domain="):
-        return Where(tuple(d for d in match[7:].split("|") if not d.startswith("~")))
-    return None
+    domain_hosts = _adguard_hosts(domains[0].split("|")) if domains else ()
+    if not target:
+        return Where(domain_hosts)
+    found = _ADGUARD_VALUE.fullmatch(target)
+    if found and not domain_hosts:
+        return Where((), value=found[2], note=f"only {found[1]}={found[2]}")
+    rest = target
+    anchored = rest.startswith(("||", "://", "|"))
+    for lead in ("||", "://", "|"):
+        rest = rest.removeprefix(lead)
+    host = ""
+    if rest.startswith("."):
+        rest = rest[rest.find("/") :] if "/" in rest else ""  # ".com/*/status/": a path
+    elif not rest.startswith("/"):
+        head = re.match(r"[a-z0-9.*-]+", rest)
+        after = rest[head.end() : head.end() + 1] if head else "="
+        if head is None or not (anchored or ("." in head.group() and after in "^/$")):
+            return None  # a query shape on any site ("rtkcid=*&clickid=")
+        host = head.group()
+        rest = rest[len(host) :]
+        if host.startswith("www.") and host.endswith("."):
+            host = host[4:]  # www.ebay. stands for the platform's own hosts
+    tail = rest.lstrip("^")
+    path = re.split(r"[?&]", tail, maxsplit=1)[0]
+    condition = re.search(r"[?&].", tail)
+    path = path.replace("^", "").replace("*", "x")
+    note = f"path {path}" if path else ""
+    if condition:
+        note = (note + "; " if note else "") + "a query condition, not tested"
+    hosts = _adguard_hosts([host]) if host else domain_hosts
+    if not hosts and (condition or not path.startswith("/")):
+        return None  # a query shape on any site: samepage's rules are per name and host
+    return Where(hosts, path if path.startswith("/") else "/p/x", note)
 
 
 def where(scope: dict[str, Any]) -> Where | None:
@@ -309,7 +370,16 @@ def value_conditioned(name: str) -> bool:
     return lower in rules.ambiguous or any(lower.startswith(p) for p, _ in rules.ambiguous_prefixes)
 
 
+def dropped_value(name: str, value: str, host: str = _NEUTRAL_HOST) -> bool:
+    """Whether the shipped rules drop ``name=value`` on ``host``."""
+    key = _NORM.normalize(f"https://{host}/p/x?{_query_name(name)}={quote(value)}&zz=1")
+    left = {k.lower() for k, _ in parse_qsl(urlsplit(key).query, keep_blank_values=True)}
+    return "zz" in left and unquote(name).lower() not in left
+
+
 def _covered(probes: list[str], place: Where, *, global_scope: bool) -> str:
+    if place.value:
+        return "value-conditioned" if all(dropped_value(n, place.value) for n in probes) else ""
     if all(dropped(n, _NEUTRAL_HOST) for n in probes):
         return "global"
     if not global_scope and place.hosts:
@@ -412,6 +482,7 @@ _COLUMNS = [
     ("selects", "kept: selects content"),
     ("scope", "kept: narrower scope"),
     ("not-a-name", "kept: not a name"),
+    ("not-a-page", "kept: not a page"),
     ("redirector", "kept: redirector"),
     ("test", "kept: the list's test"),
     ("honoured", "exceptions honoured"),

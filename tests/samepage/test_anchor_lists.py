@@ -26,6 +26,8 @@ def test_the_snapshot_names_its_sources() -> None:
     counts = Counter(item.list for item in ITEMS)
     assert counts["clearurls"] == 886  # 807 names, patterns and redirections, 79 exceptions
     assert counts["brave-clean-urls"] == 414
+    assert counts["adguard-specific"] == 2150  # every $removeparam rule of specific.txt
+    assert counts["adguard-allowlist"] == 49  # the @@ rules of allowlist.txt and whitelist.txt
 
 
 def test_every_entry_is_covered_or_kept_with_a_reason() -> None:
