@@ -223,6 +223,33 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def _ours(name: str) -> bool:
+    """Whether a row is samepage (with any rules) or the floor, not a peer."""
+    return name.startswith("samepage") or name == FLOOR
+
+
+def compile_times(rules: str | None, repeat: int = 5) -> str:
+    """The best time to compile the built-in rules (and those of ``rules``) from JSON text."""
+    from importlib import resources
+
+    import samepage
+
+    texts = {"built-in": resources.files("samepage").joinpath("data/rules.json").read_text()}
+    if rules is not None:
+        with open(rules, encoding="utf-8") as handle:
+            texts[rules] = handle.read()
+    clock = _CLOCK[0]
+    parts = []
+    for label, text in texts.items():
+        times = []
+        for _ in range(repeat):
+            start = clock()
+            samepage.RuleSet.from_json(json.loads(text))
+            times.append(clock() - start)
+        parts.append(f"{label} {min(times) / 1e6:.1f} ms")
+    return "Rules compile (JSON text to RuleSet, best of 5): " + ", ".join(parts) + "."
+
+
 def render(
     corpus: Sequence[LabelledURL],
     first: dict[str, int],
@@ -262,7 +289,7 @@ def render(
             f"| {q.false_pairs} | {q.false_keys} | {q.errors} |"
         )
     if base and FLOOR in best:
-        peers = [best[t] for t in best if t not in (SAMEPAGE, FLOOR)]
+        peers = [best[t] for t in best if not _ours(t)]
         lines.append("")
         lines.append(
             f"samepage / floor: {base / best[FLOOR]:.2f}x the urlsplit+urlunsplit time (best)."
@@ -270,7 +297,7 @@ def render(
         if peers:
             lines.append(f"fastest peer / samepage: {min(peers) / base:.2f}x (best).")
         if SAMEPAGE in fresh and FLOOR in fresh:
-            peers_fresh = [fresh[t] for t in fresh if t not in (SAMEPAGE, FLOOR)]
+            peers_fresh = [fresh[t] for t in fresh if not _ours(t)]
             line = f"On unseen URLs: samepage / floor {fresh[SAMEPAGE] / fresh[FLOOR]:.2f}x"
             if peers_fresh:
                 line += f", fastest peer / samepage {min(peers_fresh) / fresh[SAMEPAGE]:.2f}x"
@@ -329,6 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unseen = time_tools(tools, unseen_batches(corpus, args.seed, args.repeat))
     print(render(corpus, first, rounds, unseen, quality))
     print(f"Clock: {args.clock}.")
+    print(compile_times(args.rules))
     if args.examples:
         print(render_examples(quality))
     return 0
