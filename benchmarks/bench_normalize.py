@@ -15,12 +15,19 @@ the same way, best pass shown) over URLs no tool has seen, from the same sites: 
 state of a long-running crawler, where hosts repeat and URLs do not.
 
 A missing peer is reported and skipped, so the script runs with samepage alone.
+
+``--rules PATH`` adds a second samepage row that uses the rules file at PATH (another
+version of ``samepage/data/rules.json``, such as the one before a change), so that two rule
+sets are timed side by side in the same rounds. ``--clock cpu`` times with the process's CPU
+time (``time.process_time_ns``) instead of the wall clock, for a machine that other work
+loads.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import statistics
@@ -66,14 +73,23 @@ def _floor(url: str) -> str:
     return urlunsplit(urlsplit(url))
 
 
-def load_tools() -> tuple[list[Tool], list[str]]:
-    """Return the tools that import, samepage first and the floor last, and the missing ones."""
+def load_tools(rules: str | None = None) -> tuple[list[Tool], list[str]]:
+    """Return the tools that import, samepage first and the floor last, and the missing ones.
+
+    With ``rules`` (a rules file), samepage with those rules comes second.
+    """
     tools: list[Tool] = []
     missing: list[str] = []
     try:
         import samepage
 
         tools.append(Tool(SAMEPAGE, samepage.normalize_url))
+        if rules is not None:
+            with open(rules, encoding="utf-8") as handle:
+                other = samepage.RuleSet.from_json(json.load(handle))
+            tools.append(
+                Tool(f"samepage, rules of {rules}", samepage.MIQPSNormalizer(rules=other).normalize)
+            )
     except ImportError as exc:
         missing.append(f"{SAMEPAGE} ({exc})")
     try:
@@ -105,19 +121,24 @@ def load_tools() -> tuple[list[Tool], list[str]]:
     return tools, missing
 
 
+# The clock every pass is timed with: the wall clock, or the process's CPU time (--clock cpu).
+_CLOCK: list[Callable[[], int]] = [time.perf_counter_ns]
+
+
 def _run(normalize: Normalize, urls: Sequence[str]) -> int:
     """Normalize every URL once; return the elapsed nanoseconds, with gc off."""
+    clock = _CLOCK[0]
     gc.collect()
     gc.disable()
     try:
-        start = time.perf_counter_ns()
+        start = clock()
         for url in urls:
             # Not contextlib.suppress: its enter/exit would be timed too. score() counts errors.
             try:  # noqa: SIM105
                 normalize(url)
             except Exception:
                 pass
-        return time.perf_counter_ns() - start
+        return clock() - start
     finally:
         gc.enable()
 
@@ -202,6 +223,33 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def _ours(name: str) -> bool:
+    """Whether a row is samepage (with any rules) or the floor, not a peer."""
+    return name.startswith("samepage") or name == FLOOR
+
+
+def compile_times(rules: str | None, repeat: int = 5) -> str:
+    """The best time to compile the built-in rules (and those of ``rules``) from JSON text."""
+    from importlib import resources
+
+    import samepage
+
+    texts = {"built-in": resources.files("samepage").joinpath("data/rules.json").read_text()}
+    if rules is not None:
+        with open(rules, encoding="utf-8") as handle:
+            texts[rules] = handle.read()
+    clock = _CLOCK[0]
+    parts = []
+    for label, text in texts.items():
+        times = []
+        for _ in range(repeat):
+            start = clock()
+            samepage.RuleSet.from_json(json.loads(text))
+            times.append(clock() - start)
+        parts.append(f"{label} {min(times) / 1e6:.1f} ms")
+    return "Rules compile (JSON text to RuleSet, best of 5): " + ", ".join(parts) + "."
+
+
 def render(
     corpus: Sequence[LabelledURL],
     first: dict[str, int],
@@ -241,7 +289,7 @@ def render(
             f"| {q.false_pairs} | {q.false_keys} | {q.errors} |"
         )
     if base and FLOOR in best:
-        peers = [best[t] for t in best if t not in (SAMEPAGE, FLOOR)]
+        peers = [best[t] for t in best if not _ours(t)]
         lines.append("")
         lines.append(
             f"samepage / floor: {base / best[FLOOR]:.2f}x the urlsplit+urlunsplit time (best)."
@@ -249,7 +297,7 @@ def render(
         if peers:
             lines.append(f"fastest peer / samepage: {min(peers) / base:.2f}x (best).")
         if SAMEPAGE in fresh and FLOOR in fresh:
-            peers_fresh = [fresh[t] for t in fresh if t not in (SAMEPAGE, FLOOR)]
+            peers_fresh = [fresh[t] for t in fresh if not _ours(t)]
             line = f"On unseen URLs: samepage / floor {fresh[SAMEPAGE] / fresh[FLOOR]:.2f}x"
             if peers_fresh:
                 line += f", fastest peer / samepage {min(peers_fresh) / fresh[SAMEPAGE]:.2f}x"
@@ -287,11 +335,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="timed rounds per tool")
     parser.add_argument("--seed", type=int, default=0, help="corpus seed")
     parser.add_argument("--examples", type=int, default=0, help="print N examples of each failure")
+    parser.add_argument(
+        "--rules", metavar="PATH", help="also time samepage with the rules file at PATH"
+    )
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time with this clock"
+    )
     args = parser.parse_args(argv)
+    _CLOCK[0] = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
 
     corpus = generate(args.n, seed=args.seed)
     urls = [item.url for item in corpus]
-    tools, missing = load_tools()
+    tools, missing = load_tools(args.rules)
     for name in missing:
         print(f"skipped, not installed: {name}", file=sys.stderr)
     # The first pass of each tool is the cold one, as in a fresh process; it is also the warm-up.
@@ -300,6 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = time_tools(tools, [urls] * args.repeat)
     unseen = time_tools(tools, unseen_batches(corpus, args.seed, args.repeat))
     print(render(corpus, first, rounds, unseen, quality))
+    print(f"Clock: {args.clock}.")
+    print(compile_times(args.rules))
     if args.examples:
         print(render_examples(quality))
     return 0

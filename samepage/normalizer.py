@@ -122,6 +122,8 @@ class _HostPolicy:
         "ambiguous",
         "block",
         "by_name",
+        "except_paths",
+        "excepted",
         "fallback",
         "learned",
         "learned_key",
@@ -141,6 +143,19 @@ class _HostPolicy:
         excepted: frozenset[str],
     ) -> None:
         self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
+        # On the paths the group excepts, the same policy without the group's block list.
+        self.except_paths = domain.except_paths if domain else None
+        self.excepted: _HostPolicy = (
+            _HostPolicy(
+                norm,
+                replace(domain, block=NameMatcher(), except_paths=None),
+                allow_host,
+                learned,
+                excepted,
+            )
+            if domain is not None and domain.except_paths is not None
+            else self
+        )
         extra_allow = [norm._extra_allow_all]
         if allow_host is not None:
             extra_allow.append(allow_host)
@@ -639,6 +654,13 @@ class MIQPSNormalizer:
             self._policies[key] = policy
         return policy
 
+    def _path_policy(self, parts: Parts) -> _HostPolicy:
+        """The policy of the URL's host, for its path (a group may except some paths)."""
+        policy = self._policy(parts[2], parts[3])
+        if policy.except_paths is not None and policy.except_paths.match(parts[4]):
+            return policy.excepted
+        return policy
+
     def normalize(self, url: str) -> str:
         """Return the deduplication key of ``url``: a normalised, valid URL.
 
@@ -763,6 +785,8 @@ class MIQPSNormalizer:
 
     def _filter(self, host: str, port: str, path: str, query: str) -> str:
         policy = self._policies.get((host, port)) or self._policy(host, port)
+        if policy.except_paths is not None and policy.except_paths.match(path):
+            policy = policy.excepted
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
         cached = policy.names.get
@@ -816,7 +840,7 @@ class MIQPSNormalizer:
             return Explanation(url, result, None, None, ())
         steps: list[Rewrite] = []
         parts = self._rewrite(parts, steps)
-        policy = self._policy(parts[2], parts[3])
+        policy = self._path_policy(parts)
         pairs = query_pairs(parts[5])
         statics = [policy.static(name) for name, _ in pairs]
         live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
@@ -849,7 +873,7 @@ class MIQPSNormalizer:
         'color&id'
         """
         parts = self._http_parts(url)
-        policy = self._policy(parts[2], parts[3])
+        policy = self._path_policy(parts)
         return join_pattern(
             name for name, _ in query_pairs(parts[5]) if policy.static(name)[0] != _DROP
         )
@@ -866,7 +890,7 @@ class MIQPSNormalizer:
         'https://shop.example/p?b=2&sid=1'
         """
         parts = self._http_parts(url)
-        policy = self._policy(parts[2], parts[3])
+        policy = self._path_policy(parts)
         kept = [pair for pair in query_pairs(parts[5]) if policy.static(pair[0])[0] != _DROP]
         return _join(parts, serialize(kept))
 

@@ -112,11 +112,16 @@ class AmbiguousRule:
 
 @dataclass(frozen=True, slots=True)
 class DomainRules:
-    """The allowlist and blocklist of one group of hosts."""
+    """The allowlist and blocklist of one group of hosts.
+
+    ``except_paths`` matches the start of the paths where the block list does not apply
+    (the API and dialog paths a strip list excepts); the allowlist applies everywhere.
+    """
 
     hosts: tuple[str, ...]
     allow: NameMatcher
     block: NameMatcher
+    except_paths: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,9 @@ class RuleSet:
             )
 
         groups = {
-            id(group): DomainRules(group.hosts, filtered(group.allow), filtered(group.block))
+            id(group): DomainRules(
+                group.hosts, filtered(group.allow), filtered(group.block), group.except_paths
+            )
             for group in self.domains.values()
         }
 
@@ -291,10 +298,12 @@ class RuleSet:
         for group in data.get("domains", []):
             hosts = tuple(h.lower() for h in group["hosts"])
             label = hosts[0]
+            excepted = group.get("except_paths", [])
             rules = DomainRules(
                 hosts,
                 allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
                 block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
+                except_paths=re.compile("|".join(excepted)) if excepted else None,
             )
             for host in hosts:
                 domains[host] = rules
@@ -312,12 +321,18 @@ class RuleSet:
 def _check_entries(data: Mapping[str, Any]) -> None:
     """Name the first entry of a rules document that cannot be compiled, and why."""
 
-    def named(where: str, entry: object) -> None:
+    def problem(entry: object) -> str:
+        # The place of an entry is only formatted for a bad one: a file has thousands.
         if not isinstance(entry, Mapping):
-            raise SamepageError(f"rules: {where}: an entry must be an object")
-        keys = [k for k in ("name", "prefix") if k in entry]
-        if len(keys) != 1 or not isinstance(entry[keys[0]], str) or not entry[keys[0]]:
-            raise SamepageError(f"rules: {where}: needs exactly one of 'name' or 'prefix'")
+            return "an entry must be an object"
+        key = entry.get("name")
+        if key is None:
+            key = entry.get("prefix")
+        elif "prefix" in entry:
+            key = None
+        if not isinstance(key, str) or not key:
+            return "needs exactly one of 'name' or 'prefix'"
+        return ""
 
     def listed(where: str, value: object) -> list[Any]:
         if not isinstance(value, list):
@@ -326,7 +341,8 @@ def _check_entries(data: Mapping[str, Any]) -> None:
 
     for section in ("tracking", "ambiguous", "session"):
         for index, entry in enumerate(listed(section, data.get(section, []))):
-            named(f"{section}[{index}]", entry)
+            if found := problem(entry):
+                raise SamepageError(f"rules: {section}[{index}]: {found}")
     for index, group in enumerate(listed("domains", data.get("domains", []))):
         where = f"domains[{index}]"
         hosts = group.get("hosts") if isinstance(group, Mapping) else None
@@ -334,7 +350,8 @@ def _check_entries(data: Mapping[str, Any]) -> None:
             raise SamepageError(f"rules: {where}: 'hosts' must be a non-empty list of names")
         for kind in ("allow", "block"):
             for number, entry in enumerate(listed(f"{where}.{kind}", group.get(kind, []))):
-                named(f"{where} ({hosts[0]}).{kind}[{number}]", entry)
+                if found := problem(entry):
+                    raise SamepageError(f"rules: {where} ({hosts[0]}).{kind}[{number}]: {found}")
     for section in ("redirects", "aliases", "path_sessions"):
         for index, entry in enumerate(listed(section, data.get(section, []))):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):

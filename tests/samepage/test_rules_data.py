@@ -248,7 +248,11 @@ def test_no_host_in_two_groups() -> None:
     assert [host for host, count in counts.items() if count > 1] == []
     for group in DATA["domains"]:
         assert group["hosts"], group
-        assert set(group) <= {"hosts", "allow", "block", "source"}, group["hosts"]
+        assert set(group) <= {"hosts", "allow", "block", "source", "except_paths"}, group["hosts"]
+        for pattern in group.get("except_paths", []):
+            # Matched from the start of the path: every pattern starts with "/".
+            assert pattern.startswith("/"), (group["hosts"][0], pattern)
+            re.compile(pattern)
 
 
 def test_ruleset_accepts_the_file() -> None:
