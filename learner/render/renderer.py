@@ -26,6 +26,7 @@ from learner.errors import (
     NavigationFailed,
     RenderCause,
     RenderError,
+    RenderStep,
     RenderTimeout,
 )
 from learner.model import Rendering
@@ -196,7 +197,8 @@ class Renderer:
             url: an ``http`` or ``https`` URL.
 
         Raises:
-            RenderTimeout: the page did not load and settle within ``page_timeout_s``.
+            RenderTimeout: a step of the render ran out of time; ``step`` names it
+                (navigation, ready, scroll-through, screenshot or probe).
             NavigationFailed: network error, redirect loop, download, or the main frame went
                 to another host or to a non-HTTP URL (the reason names where).
             RenderError: the browser went away during the render.
@@ -215,17 +217,19 @@ class Renderer:
         limit = s.page_timeout_s + s.busy_limit_s + _CAPTURE_GRACE_S
         context: BrowserContext | None = None
         page: Page | None = None
+        watch: PageWatch | None = None
         popups: set[asyncio.Task[None]] = set()
         try:
             async with asyncio.timeout(limit):
                 context = await self._new_context(slot.browser)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
-                return await capture(page, PageWatch(page, url, self._memory), url, s)
-        except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
-            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
-        except PlaywrightTimeout as exc:
-            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
+                watch = PageWatch(page, url, self._memory)
+                return await capture(page, watch, url, s)
+        except (TimeoutError, PlaywrightTimeout) as exc:
+            # The capture bounds each of its steps; this is the backstop over all of them.
+            step = watch.step if watch is not None else RenderStep.NAVIGATION
+            raise RenderTimeout(url, f"not over within {limit:g} s", step=step) from exc
         except PlaywrightError as exc:
             raise _navigation_error(url, exc, slot) from exc
         finally:

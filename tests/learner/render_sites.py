@@ -327,6 +327,13 @@ def _hostile() -> Site:
         "setTimeout(() => { while (true) {} }, 0));</script>"
     )
     site.routes["/busy"] = lambda request: Response(body=_page("Busy", busy))
+    # A resize handler that never returns: a full-page screenshot resizes the page for a
+    # moment, and then waits for a frame the page never lets the browser draw.
+    frozen = (
+        "<main style='height:2000px'><h1>Frozen on resize</h1></main><script>"
+        "addEventListener('resize', () => { while (true) {} }, {once: true});</script>"
+    )
+    site.routes["/frozen-on-resize"] = lambda request: Response(body=_page("Frozen", frozen))
     huge_text = "".join(f"<p>Paragraph {n} of a very long page.</p>" for n in range(4000))
     huge = f"<main style='height:60000px'>{huge_text}</main>"
     site.routes["/huge"] = lambda request: Response(body=_page("Huge", huge))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import time
 
 import pytest
 from PIL import Image
 
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
-from learner.errors import NavigationFailed, RenderCause, RenderTimeout
+from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer, Rendering
 from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
@@ -149,7 +150,22 @@ async def test_a_busy_main_thread_fails_fast_not_at_the_page_timeout(
             with pytest.raises(RenderTimeout) as caught:
                 await own.render(f"{HOSTILE}/busy")
     assert caught.value.cause is RenderCause.BUSY
-    assert caught.value.reason.startswith("main thread busy: no answer within")
+    assert caught.value.step is RenderStep.READY
+    assert caught.value.reason.startswith("ready: main thread busy: no answer within")
+
+
+async def test_a_screenshot_that_never_returns_fails_as_the_screenshot_within_the_page_time(
+    renderer: Renderer, render_settings: RenderSettings
+) -> None:
+    # The page is ready at once; the screenshot's own resize runs a handler that never returns.
+    started = time.monotonic()
+    with pytest.raises(RenderTimeout) as caught:
+        await renderer.render(f"{HOSTILE}/frozen-on-resize")
+    elapsed = time.monotonic() - started
+    assert (caught.value.cause, caught.value.step) == (RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
+    assert caught.value.reason.startswith("screenshot: no image within")
+    assert "not loaded" not in str(caught.value)
+    assert elapsed < render_settings.page_timeout_s + 2.0
 
 
 @pytest.mark.parametrize(
@@ -285,5 +301,7 @@ async def test_renderers_past_the_memory_cap_are_killed_and_their_pages_fail(
     for result in results:
         assert isinstance(result, RenderTimeout), result
         assert result.cause is RenderCause.MEMORY
-        assert result.reason == "the page passed the memory cap of 300 MB"
+        # Named after the step the kill interrupted, as a timeout is.
+        assert result.step is not None
+        assert result.reason == f"{result.step}: the page passed the memory cap of 300 MB"
     assert after.text == "Small"
