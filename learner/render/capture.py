@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -369,7 +369,7 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
         if still or not ready or time.monotonic() >= job.deadline:
             break
     if ready and not still:
-        unsettled = "the page kept changing while it was captured"
+        unsettled = "the page kept changing while it was captured" + _at(after)
     settled = ready and still
     return Rendering(
         url=url,
@@ -390,20 +390,38 @@ async def capture(page: Page, watch: PageWatch, url: str, settings: RenderSettin
 
 
 def _pending(state: dict[str, Any], watch: PageWatch, summary: str) -> str:
-    """What kept a page from being ready, in words."""
+    """What kept a page from being ready, in words.
+
+    Each thing is named: which requests (their URLs), which timers (kind, function, delay),
+    which node changed last.
+    """
     parts = []
     requests = max(len(watch.inflight), int(state.get("requests", 0)))
     if requests:
-        parts.append(f"{requests} request(s) in flight")
+        urls = dict.fromkeys([*(r.url for r in watch.inflight), *state.get("pendingRequests", ())])
+        parts.append(f"{requests} request(s) in flight{_named(urls)}")
     if state.get("timers"):
-        parts.append(f"{state['timers']} timer(s) due within the horizon")
+        named = _named(state.get("pendingTimers", ()))
+        parts.append(f"{state['timers']} timer(s) due within the horizon{named}")
     if state.get("frames"):
         parts.append("an animation frame pending")
     if state and not state.get("loaded", True):
         parts.append("the document still loading")
     if state and not parts:
-        parts.append(f"the DOM changed {state.get('quietFor', 0)} ms ago")
+        parts.append(f"the DOM changed {state.get('quietFor', 0)} ms ago{_at(state)}")
     return f"{summary}: " + ", ".join(parts) if parts else summary
+
+
+def _named(things: Iterable[Any], most: int = 3) -> str:
+    """`` (a, b, c)``: the first ``most`` of ``things``, or nothing."""
+    shown = [str(thing)[:120] for thing in things][:most]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def _at(state: dict[str, Any]) -> str:
+    """`` at NODE``: where the DOM changed last, as the page script describes it."""
+    where = state.get("changed")
+    return f" at {where}" if where else ""
 
 
 def _navigated_away(exc: PlaywrightError) -> bool:

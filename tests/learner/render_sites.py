@@ -327,6 +327,13 @@ def _hostile() -> Site:
         "setTimeout(() => { while (true) {} }, 0));</script>"
     )
     site.routes["/busy"] = lambda request: Response(body=_page("Busy", busy))
+    # Rendering in chunks that never ends: always one short timer pending, never the same.
+    chunks = (
+        "<main><h1>Chunks</h1><p id=n></p></main><script>let n = 0;"
+        "function chunk() { document.getElementById('n').textContent = 'chunk ' + (++n);"
+        " setTimeout(() => chunk(), 20); } chunk();</script>"
+    )
+    site.routes["/chunks"] = lambda request: Response(body=_page("Chunks", chunks))
     # A resize handler that never returns: a full-page screenshot resizes the page for a
     # moment, and then waits for a frame the page never lets the browser draw.
     frozen = (

@@ -61,6 +61,19 @@ async def test_client_side_content_is_waited_for(renderer: Renderer) -> None:
     assert "Arrived in two days." in rendering.text
 
 
+async def test_an_unsettled_page_names_the_timer_that_kept_it_and_a_settled_one_its_last_change(
+    renderer: Renderer,
+) -> None:
+    # Rendering in chunks for ever: a new short timer each time, so never recurring.
+    chunks = await renderer.render(f"{HOSTILE}/chunks")
+    assert chunks.settled is False
+    assert chunks.unsettled.startswith("not ready within the page time: 1 timer(s) due")
+    assert "(setTimeout(() => chunk(), 20))" in chunks.unsettled
+    # The reviews arrive last, appended to their list.
+    client_side = await renderer.render(f"{SHOP}/csr?name=Quiet+Kettle")
+    assert client_side.readiness["changed"] == "ul#reviews"
+
+
 async def test_clock_is_fixed_and_timers_run(
     renderer: Renderer, render_settings: RenderSettings
 ) -> None:
@@ -133,6 +146,7 @@ async def test_a_stalled_resource_leaves_the_page_unsettled_and_the_browser_usab
     rendering = await renderer.render(f"{HOSTILE}/never")
     assert rendering.settled is False
     assert rendering.unsettled.startswith("requests still in flight: 1 request(s) in flight")
+    assert f"({HOSTILE}/forever.png)" in rendering.unsettled  # which request
     assert rendering.text == "Loading forever"
     after = await renderer.render(f"{HOSTILE}/plain")
     assert after.text == "Still here" and after.settled is True
