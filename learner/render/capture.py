@@ -216,15 +216,20 @@ class _Capture:
         """
         network_wait_started: float | None = None
         state: dict[str, Any] = {}
+        late = "not ready within the page time"
         while True:
             remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                return False, _pending(state, self.watch, "not ready within the page time"), state
-            wait_s = min(_CHECK_S, remaining)
+            # A page whose loading took the whole page time is still checked once, so that
+            # what it is waiting for is named (or it is found ready after all).
+            if remaining <= 0 and state:
+                return False, _pending(state, self.watch, late), state
+            wait_s = min(_CHECK_S, max(remaining, 0.0))
             got = await self.evaluate(
                 READY_STATE, [quiet * 1000, self.s.timer_horizon_s * 1000, wait_s * 1000], wait_s
             )
             if got is None:  # navigated: the new document starts over
+                if remaining <= 0:
+                    return False, _pending(state, self.watch, f"{late}: still navigating"), state
                 continue
             state = dict(got)
             self._forget_polls(state.get("polls", ()))
@@ -404,7 +409,8 @@ def _pending(state: dict[str, Any], watch: PageWatch, summary: str) -> str:
         named = _named(state.get("pendingTimers", ()))
         parts.append(f"{state['timers']} timer(s) due within the horizon{named}")
     if state.get("frames"):
-        parts.append("an animation frame pending")
+        parts.append(f"{state['frames']} frame or idle callback(s) pending")
+        parts[-1] += _named(state.get("pendingFrames", ()))
     if state and not state.get("loaded", True):
         parts.append("the document still loading")
     if state and not parts:

@@ -18,7 +18,8 @@ from its own callback with the same delay, an animation-frame or idle-callback l
 request polling a URL again, the second and later messages of a WebSocket or an
 EventSource) is *recurring*: it is never waited for, and the DOM changes it makes are
 counted as noise rather than as the page still loading, so a ticking clock, a carousel or a
-live feed does not hold a page unsettled. Their first firing still counts, so content that
+live feed does not hold a page unsettled (the count of recurring callbacks that ran tells
+that the page moves by itself). Their first firing still counts, so content that
 appears on the first tick or the first message is waited for.
 
 The capture's own doing must never look like the page moving, so the script also adopts one
@@ -53,14 +54,15 @@ READINESS_INIT = r"""(() => {
     ric: window.requestIdleCallback, cic: window.cancelIdleCallback,
   };
   const state = {
-    native: native, pending: new Map(), frames: new Set(), idle: new Set(), requests: 0,
+    native: native, pending: new Map(), frames: new Map(), idle: new Map(), requests: 0,
     inflight: new Map(), lastNode: '', lastChange: now(), lastRequestEnd: 0, changes: 0,
-    noise: 0, current: null,
+    noise: 0, recurring: 0, current: null,
     fetched: new Map(), polls: new Set(), fired: new WeakSet(),
   };
   Object.defineProperty(window, '__samepage', {value: state, enumerable: false});
-  // What a report names: the node that changed last, as a short selector (main > p#n), and
-  // a pending timer, as its kind, function and delay (setTimeout(poll, 1000)).
+  // What a report names: the node that changed last, as a short selector (main > p#n), a
+  // pending timer, as its kind, function and delay (setTimeout(poll, 1000)), and a pending
+  // one-off frame or idle callback, as its kind and function (requestAnimationFrame(draw)).
   state.where = () => {
     const node = state.lastNode;
     let e = node && node.nodeType === 1 ? node : (node ? node.parentElement : null);
@@ -78,7 +80,7 @@ READINESS_INIT = r"""(() => {
   state.timer = (entry) => {
     const name = entry.fn.name
       || Function.prototype.toString.call(entry.fn).replace(/\s+/g, ' ').slice(0, 40);
-    return entry.kind + '(' + name + ', ' + entry.ms + ')';
+    return entry.kind + '(' + name + (entry.ms === undefined ? '' : ', ' + entry.ms) + ')';
   };
   // The capture's look, set before the page is observed and without a node (see above).
   try {
@@ -123,7 +125,12 @@ READINESS_INIT = r"""(() => {
     } finally {
       state.current = outer;
       const made = observer.takeRecords();
-      if (recurring) state.noise += made.length; else note(made);
+      if (recurring) {
+        state.recurring += 1;
+        state.noise += made.length;
+      } else {
+        note(made);
+      }
     }
   }
   // A timer of at least 50 ms armed from a callback of the same chain (same function or same
@@ -185,7 +192,7 @@ READINESS_INIT = r"""(() => {
       state.frames.delete(id);
       return invoke(fn, this, [t], recurring, chain);
     });
-    if (!recurring) state.frames.add(id);
+    if (!recurring) state.frames.set(id, {kind: 'requestAnimationFrame', fn: fn});
     return id;
   };
   window.cancelAnimationFrame = function (id) {
@@ -203,7 +210,7 @@ READINESS_INIT = r"""(() => {
         state.idle.delete(id);
         return invoke(fn, this, [deadline], recurring, chain);
       }, options);
-      if (!recurring) state.idle.add(id);
+      if (!recurring) state.idle.set(id, {kind: 'requestIdleCallback', fn: fn});
       return id;
     };
     window.cancelIdleCallback = function (id) {
@@ -344,9 +351,12 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
               nextDue: Number.isFinite(nextDue) ? Math.round(nextDue) : null,
               frames: frames, requests: requests, quietFor: Math.round(quietFor),
               changes: s ? s.changes : 0, noise: s ? s.noise : 0,
+              recurring: s ? s.recurring : 0,
               polls: s ? [...s.polls].slice(0, 50) : [],
               // What is still going on, by name (the capture's reason for an unsettled page).
               pendingTimers: soon.map((entry) => s.timer(entry)),
+              pendingFrames: s ? [...s.frames.values(), ...s.idle.values()].slice(0, 3)
+                .map((entry) => s.timer(entry)) : [],
               pendingRequests: s ? [...s.inflight.values()].slice(0, 3) : [],
               changed: s ? s.where() : ''};
     }

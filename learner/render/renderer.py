@@ -30,7 +30,7 @@ from learner.errors import (
     RenderTimeout,
 )
 from learner.model import Rendering
-from learner.render.browser import CHROMIUM_ARGS, resolver_rules
+from learner.render.browser import launch_args
 from learner.render.capture import PageWatch, capture
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import READINESS_INIT
@@ -87,8 +87,7 @@ class Renderer:
             raise ValueError("restart_after must be at least 1")
         self.settings = settings
         self.executable = executable
-        rules = resolver_rules(resolve or {})
-        self._args = [*CHROMIUM_ARGS, *([f"--host-resolver-rules={rules}"] if rules else [])]
+        self._args = launch_args(resolve)
         self._restart_after = restart_after
         self._pages = asyncio.Semaphore(max_open_pages)
         self._lock = asyncio.Lock()

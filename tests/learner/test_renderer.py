@@ -168,17 +168,28 @@ async def test_a_busy_main_thread_fails_fast_not_at_the_page_timeout(
     assert caught.value.reason.startswith("ready: main thread busy: no answer within")
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The screenshot's own resize runs a handler that never returns.
+        "/frozen-on-resize",
+        # A never-ending animation frame loop, one of whose frames never returns once the
+        # screenshot has resized the page.
+        "/frame-loop",
+    ],
+)
 async def test_a_screenshot_that_never_returns_fails_as_the_screenshot_within_the_page_time(
-    renderer: Renderer, render_settings: RenderSettings
+    renderer: Renderer, render_settings: RenderSettings, path: str
 ) -> None:
-    # The page is ready at once; the screenshot's own resize runs a handler that never returns.
+    # The page is ready at once: the screenshot gets what is left of the page time.
     started = time.monotonic()
     with pytest.raises(RenderTimeout) as caught:
-        await renderer.render(f"{HOSTILE}/frozen-on-resize")
+        await renderer.render(f"{HOSTILE}{path}")
     elapsed = time.monotonic() - started
     assert (caught.value.cause, caught.value.step) == (RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
     assert caught.value.reason.startswith("screenshot: no image within")
     assert "not loaded" not in str(caught.value)
+    # Playwright's own time to report, and closing the frozen page, come on top.
     assert elapsed < render_settings.page_timeout_s + 2.0
 
 
