@@ -45,10 +45,11 @@ from learner.net.robots import RobotsPolicy
 from learner.plan.picks import choose_samples
 from learner.plan.sampling import group_by_pattern, top_patterns
 from learner.plan.targets import Target, parse_target
-from learner.render.browser import CHROMIUM_ARGS, find_browser, resolver_rules
+from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
 from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, url_host
+from tests.learner.differential import launch_plain
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 
@@ -206,8 +207,6 @@ async def throughput(
     With ``pace``, every timed pass renders through a new limiter from it (the same seed
     gives both renderers the same delays), as the learner renders in a run.
     """
-    rules = resolver_rules(resolve)
-    args = [*CHROMIUM_ARGS, f"--host-resolver-rules={rules}"]
     passes: list[Pass] = []
     async with (
         Renderer(
@@ -215,12 +214,7 @@ async def throughput(
         ) as renderer,
         async_playwright() as playwright,
     ):
-        browser = await playwright.chromium.launch(
-            executable_path=executable,
-            args=args,
-            headless=True,
-            chromium_sandbox="--no-sandbox" not in args,
-        )
+        browser = await launch_plain(playwright, executable, resolve)
         try:
             tools = {
                 "learner": learner_renderer(renderer),

@@ -27,6 +27,7 @@ __all__ = [
     "NavigationFailed",
     "RenderCause",
     "RenderError",
+    "RenderStep",
     "RenderTimeout",
 ]
 
@@ -86,7 +87,7 @@ class RenderCause(StrEnum):
     """Why a render failed, as data: callers decide on this, never on message text."""
 
     TIMEOUT = "timeout"
-    """The page did not load within the page time limit."""
+    """A step of the render ran out of time (the error's ``step`` says which)."""
     BUSY = "busy"
     """The page's main thread stopped answering (a script that never yields)."""
     CONNECTION = "connection"
@@ -107,17 +108,44 @@ class RenderCause(StrEnum):
     BROWSER_GONE = "browser-gone"
 
 
+class RenderStep(StrEnum):
+    """The step of a render that was under way when it failed, as data."""
+
+    NAVIGATION = "navigation"
+    """Opening the page and waiting for the first response to the URL."""
+    READY = "ready"
+    """Waiting until nothing is pending and the page is quiet."""
+    SCROLL = "scroll-through"
+    """Scrolling down to the capture height, so that sections loaded on view load."""
+    SCREENSHOT = "screenshot"
+    PROBE = "probe"
+    """Reading the page's height, text and marks around the screenshot."""
+
+
 _TRANSIENT_CAUSES = frozenset({RenderCause.CONNECTION})
 
 
 class RenderError(LearnerError):
-    """Rendering a page in the browser failed; ``cause`` says why, ``reason`` in words."""
+    """Rendering a page in the browser failed; ``cause`` says why, ``reason`` in words.
 
-    def __init__(self, url: str, reason: str, cause: RenderCause = RenderCause.NAVIGATION) -> None:
+    ``step`` is the step that was under way, when it is known (a timeout always says it);
+    the reason then starts with it: ``screenshot: no image within 4 s``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        reason: str,
+        cause: RenderCause = RenderCause.NAVIGATION,
+        step: RenderStep | None = None,
+    ) -> None:
+        if step is not None:
+            reason = f"{step.value}: {reason}"
         super().__init__(f"render failed for {url}: {reason}")
         self.url = url
         self.reason = reason
         self.cause = cause
+        self.step = step
 
     @property
     def transient(self) -> bool:
@@ -126,10 +154,16 @@ class RenderError(LearnerError):
 
 
 class RenderTimeout(RenderError):
-    """The page did not load, or stopped answering, within its time limit."""
+    """A step of the render ran out of time, or the page stopped answering; ``step`` says which."""
 
-    def __init__(self, url: str, reason: str, cause: RenderCause = RenderCause.TIMEOUT) -> None:
-        super().__init__(url, reason, cause)
+    def __init__(
+        self,
+        url: str,
+        reason: str,
+        cause: RenderCause = RenderCause.TIMEOUT,
+        step: RenderStep | None = None,
+    ) -> None:
+        super().__init__(url, reason, cause, step)
 
 
 class NavigationFailed(RenderError):

@@ -80,6 +80,9 @@ class Shot:
     """Why the render failed (``fingerprint`` is then ``None``)."""
     failure: str = ""
     """The failure as data: a :class:`~learner.errors.RenderCause` value, or ``robots``."""
+    step: str = ""
+    """The step of the render that failed, when known: a :class:`~learner.errors.RenderStep`
+    value (a timeout always names one)."""
 
     @property
     def status(self) -> int | None:

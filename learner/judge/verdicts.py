@@ -152,7 +152,15 @@ class Account:
 
 
 def _failure(outcome: PairOutcome) -> str:
-    """What a failed sample said, short enough to group by: its cause and first clause."""
+    """What a failed sample said, short enough to group by.
+
+    A sample failed by a render says which render failure, and the step a timeout ran out
+    in (``original-failed: timeout at screenshot``); otherwise its cause and first clause.
+    """
+    render = outcome.evidence.get("failure")
+    if isinstance(render, Mapping) and render.get("cause"):
+        step = render.get("step")
+        return f"{outcome.cause}: {render['cause']}" + (f" at {step}" if step else "")
     first = outcome.reason.split(": ", 2)
     said = ": ".join(first[:2]) if outcome.cause.endswith("unsettled") else first[0]
     return f"{outcome.cause}: {said}" if outcome.cause else said

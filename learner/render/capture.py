@@ -16,6 +16,11 @@ page that is quiet at once is so captured at once.
 Before the screenshot a page taller than the viewport is scrolled through to the capture
 height, so sections loaded on view load. A page that never meets the rule is still
 captured, marked unsettled: it may show a change, never prove that nothing changed.
+
+Every step is bounded, and a step that runs out names itself (:class:`RenderStep`):
+navigation (the first response, within ``page_timeout_s``), ready and scroll-through (the
+page's answers, within ``busy_limit_s``), the screenshot (within what is left of the page
+time, and at least ``busy_limit_s``) and the probes that read the page around it.
 """
 
 from __future__ import annotations
@@ -24,15 +29,16 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.async_api import Dialog, Download, Page, Request, Response
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from learner.config import RenderSettings
-from learner.errors import NavigationFailed, RenderCause, RenderTimeout
+from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.model import Document, Rendering
 from learner.net.hosts import url_host_key
 from learner.render.memory import MemoryWatchdog
@@ -51,6 +57,8 @@ _CHECK_S = 1.0
 _SCROLL_PASSES = 3
 # How long the DOM must be still before the screenshot; the quiet window is waited out after.
 _SHOT_QUIET_S = 0.1
+# How long Playwright may take to report a timeout of its own.
+_ANSWER_S = 1.0
 # Requests that stay open by design: they never hold a page, and do not count as it moving.
 _STREAMS = frozenset({"media", "websocket", "eventsource", "ping"})
 
@@ -75,6 +83,8 @@ class PageWatch:
         self.failed = asyncio.Event()
         self.polls: set[str] = set()
         """URLs the page polls (reported by the readiness script); their requests are noise."""
+        self.step = RenderStep.NAVIGATION
+        """The step of the capture under way: what a timeout names."""
         self._first_navigation = True
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
@@ -106,7 +116,7 @@ class PageWatch:
                 task.exception()  # retrieved: the recorded failure explains it better
             reason, cause = self.failure
             if cause is RenderCause.MEMORY:
-                raise RenderTimeout(url, reason, cause)
+                raise RenderTimeout(url, reason, cause, self.step)
             raise NavigationFailed(url, reason, cause)
         return task.result()
 
@@ -194,7 +204,10 @@ class _Capture:
                 return await self.watch.race(self.page.evaluate(script, arg), self.url)
         except TimeoutError:
             raise RenderTimeout(
-                self.url, f"main thread busy: no answer within {limit:g} s", RenderCause.BUSY
+                self.url,
+                f"main thread busy: no answer within {limit:g} s",
+                RenderCause.BUSY,
+                self.watch.step,
             ) from None
         except PlaywrightError as exc:
             if _navigated_away(exc):
@@ -209,15 +222,20 @@ class _Capture:
         """
         network_wait_started: float | None = None
         state: dict[str, Any] = {}
+        late = "not ready within the page time"
         while True:
             remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                return False, _pending(state, self.watch, "not ready within the page time"), state
-            wait_s = min(_CHECK_S, remaining)
+            # A page whose loading took the whole page time is still checked once, so that
+            # what it is waiting for is named (or it is found ready after all).
+            if remaining <= 0 and state:
+                return False, _pending(state, self.watch, late), state
+            wait_s = min(_CHECK_S, max(remaining, 0.0))
             got = await self.evaluate(
                 READY_STATE, [quiet * 1000, self.s.timer_horizon_s * 1000, wait_s * 1000], wait_s
             )
             if got is None:  # navigated: the new document starts over
+                if remaining <= 0:
+                    return False, _pending(state, self.watch, f"{late}: still navigating"), state
                 continue
             state = dict(got)
             self._forget_polls(state.get("polls", ()))
@@ -249,6 +267,7 @@ class _Capture:
         Returns what :meth:`wait_ready` returns; a page no taller than the viewport is not
         scrolled, and a scroll that started no request and changed nothing needs no wait.
         """
+        self.watch.step = RenderStep.SCROLL
         reached = 0
         outcome: tuple[bool, str, dict[str, Any]] = (True, "", {})
         for _ in range(_SCROLL_PASSES):
@@ -270,6 +289,7 @@ class _Capture:
         ``script`` is :data:`PROBE`, or :data:`MEASURE` where the text is not needed; the
         moves are the requests started and the navigations so far.
         """
+        self.watch.step = RenderStep.PROBE
         got = await self.evaluate(script, self.s.max_text_chars, 5.0)
         if got is None:
             return {"height": 0, "text": "", "title": "", "changes": -1, "navigated": True}
@@ -278,18 +298,34 @@ class _Capture:
         return got
 
     async def screenshot(self, height: int) -> bytes:
-        """The page from the top down to ``height``, as PNG."""
-        return await self.watch.race(
-            self.page.screenshot(
-                type="png",
-                full_page=True,
-                clip={"x": 0, "y": 0, "width": self.s.viewport_width, "height": height},
-                animations="disabled",
-                caret="initial",  # hidden by the readiness script's style sheet, with no node
-                scale="css",
-            ),
-            self.url,
+        """The page from the top down to ``height``, as PNG.
+
+        Bounded by what is left of the page time, and at least ``busy_limit_s`` (a page
+        captured unsettled at the page time still gets its screenshot).
+
+        Raises:
+            RenderTimeout: no image in time (``step`` is ``screenshot``).
+        """
+        self.watch.step = RenderStep.SCREENSHOT
+        limit = max(self.deadline - time.monotonic(), self.s.busy_limit_s)
+        shot = self.page.screenshot(
+            type="png",
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": self.s.viewport_width, "height": height},
+            animations="disabled",
+            caret="initial",  # hidden by the readiness script's style sheet, with no node
+            scale="css",
+            timeout=limit * 1000,
         )
+        try:
+            # Playwright's own timeout ends the screenshot in the browser; this one bounds
+            # the wait for Playwright to say so.
+            async with asyncio.timeout(limit + _ANSWER_S):
+                return await self.watch.race(shot, self.url)
+        except (TimeoutError, PlaywrightTimeout):
+            raise RenderTimeout(
+                self.url, f"no image within {limit:.1f} s", step=RenderStep.SCREENSHOT
+            ) from None
 
     def height_of(self, probe: dict[str, Any]) -> int:
         return min(max(int(probe["height"]), self.s.viewport_height), self.s.max_page_height)
@@ -310,13 +346,23 @@ async def capture(
 
     Raises:
         NavigationFailed: the page went somewhere it must not, or could not be loaded.
-        RenderTimeout: the main thread stopped answering (``cause`` is ``busy``).
-        playwright's errors: for the caller to map (timeouts, network errors).
+        RenderTimeout: a step ran out of time (``step`` names it), or the main thread
+            stopped answering (``cause`` is ``busy``).
+        playwright's errors: for the caller to map (network errors).
     """
     job = _Capture(page, watch, url, settings)
-    response = await watch.race(page.goto(url, wait_until="commit"), url)
+    watch.step = RenderStep.NAVIGATION
+    try:
+        response = await watch.race(
+            page.goto(url, wait_until="commit", timeout=settings.page_timeout_s * 1000), url
+        )
+    except PlaywrightTimeout:
+        raise RenderTimeout(
+            url, f"no response within {settings.page_timeout_s:g} s", step=RenderStep.NAVIGATION
+        ) from None
     if response is not None and watch.status is None:
         watch.status = response.status
+    watch.step = RenderStep.READY
     ready, unsettled, state = await job.wait_ready(job.shot_quiet)
     if ready:
         ready, unsettled, scrolled = await job.scroll_through()
@@ -335,6 +381,7 @@ async def capture(
         after = seen
         if ready:
             # The quiet window, waited out around the screenshot (at once if it already has).
+            watch.step = RenderStep.READY
             ready, unsettled, state = await job.wait_ready(settings.quiet_window_s)
             after = await job.probe(MEASURE)
         # Nothing that counts as loading happened from before the screenshot until now.
@@ -342,7 +389,7 @@ async def capture(
         if still or not ready or time.monotonic() >= job.deadline:
             break
     if ready and not still:
-        unsettled = "the page kept changing while it was captured"
+        unsettled = "the page kept changing while it was captured" + _at(after)
     settled = ready and still
     return Rendering(
         url=url,
@@ -376,20 +423,39 @@ async def _document(watch: PageWatch, response: Response | None, url: str) -> Do
 
 
 def _pending(state: dict[str, Any], watch: PageWatch, summary: str) -> str:
-    """What kept a page from being ready, in words."""
+    """What kept a page from being ready, in words.
+
+    Each thing is named: which requests (their URLs), which timers (kind, function, delay),
+    which node changed last.
+    """
     parts = []
     requests = max(len(watch.inflight), int(state.get("requests", 0)))
     if requests:
-        parts.append(f"{requests} request(s) in flight")
+        urls = dict.fromkeys([*(r.url for r in watch.inflight), *state.get("pendingRequests", ())])
+        parts.append(f"{requests} request(s) in flight{_named(urls)}")
     if state.get("timers"):
-        parts.append(f"{state['timers']} timer(s) due within the horizon")
+        named = _named(state.get("pendingTimers", ()))
+        parts.append(f"{state['timers']} timer(s) due within the horizon{named}")
     if state.get("frames"):
-        parts.append("an animation frame pending")
+        parts.append(f"{state['frames']} frame or idle callback(s) pending")
+        parts[-1] += _named(state.get("pendingFrames", ()))
     if state and not state.get("loaded", True):
         parts.append("the document still loading")
     if state and not parts:
-        parts.append(f"the DOM changed {state.get('quietFor', 0)} ms ago")
+        parts.append(f"the DOM changed {state.get('quietFor', 0)} ms ago{_at(state)}")
     return f"{summary}: " + ", ".join(parts) if parts else summary
+
+
+def _named(things: Iterable[Any], most: int = 3) -> str:
+    """`` (a, b, c)``: the first ``most`` of ``things``, or nothing."""
+    shown = [str(thing)[:120] for thing in things][:most]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def _at(state: dict[str, Any]) -> str:
+    """`` at NODE``: where the DOM changed last, as the page script describes it."""
+    where = state.get("changed")
+    return f" at {where}" if where else ""
 
 
 def _navigated_away(exc: PlaywrightError) -> bool:

@@ -5,9 +5,9 @@ script runs. It wraps the timer, animation-frame, ``fetch`` and ``XMLHttpRequest
 watches the DOM, so that the page can answer "is anything still coming?":
 
 - one-shot timers (``setTimeout``, an interval's first firing, a one-off animation frame)
-  that are still pending, with when they are due;
-- ``fetch`` and XHR requests in flight, and when the last one ended;
-- when the DOM last changed.
+  that are still pending, with when they are due and which function they will call;
+- ``fetch`` and XHR requests in flight (with their URLs), and when the last one ended;
+- when the DOM last changed, and where (the changed node, as a short selector).
 
 - idle callbacks (``requestIdleCallback``) still pending;
 - the URLs the page polls (a request to a URL it has already fetched), for the capture to
@@ -18,14 +18,24 @@ from its own callback with the same delay, an animation-frame or idle-callback l
 request polling a URL again, the second and later messages of a WebSocket or an
 EventSource) is *recurring*: it is never waited for, and the DOM changes it makes are
 counted as noise rather than as the page still loading, so a ticking clock, a carousel or a
-live feed does not hold a page unsettled. Their first firing still counts, so content that
+live feed does not hold a page unsettled (the count of recurring callbacks that ran tells
+that the page moves by itself). Their first firing still counts, so content that
 appears on the first tick or the first message is waited for.
 
 The capture's own doing must never look like the page moving, so the script also adopts one
 style sheet (``adoptedStyleSheets`` adds no node, so the observer sees nothing): carets are
-transparent and CSS animations and transitions run to their end at once. Screenshots are
-then taken without Playwright's caret hiding, which writes a ``style`` attribute on every
-text field and would count as a change on any page with a search box.
+transparent and CSS animations run to their end at once. Screenshots are then taken without
+Playwright's caret hiding, which writes a ``style`` attribute on every text field and would
+count as a change on any page with a search box.
+
+The page's own CSS transitions are finished as they start (``transitionrun``), one by one.
+The style sheet must not shorten them: ``transition-property`` is ``all`` unless a page says
+otherwise, so a duration set on every element makes every property change of every element
+a transition the page never had. A full-page screenshot resizes the page for a moment (its
+narrow-screen media queries apply and un-apply); on a Datasette table of 100 rows that made
+12,725 transitions, which Playwright's ``animations="disabled"`` finishes one
+``transitionrun`` at a time over all of the page's animations, and the screenshot never
+returned.
 """
 
 from __future__ import annotations
@@ -44,37 +54,83 @@ READINESS_INIT = r"""(() => {
     ric: window.requestIdleCallback, cic: window.cancelIdleCallback,
   };
   const state = {
-    native: native, pending: new Map(), frames: new Set(), idle: new Set(), requests: 0,
-    lastChange: now(), lastRequestEnd: 0, changes: 0, noise: 0, current: null,
+    native: native, pending: new Map(), frames: new Map(), idle: new Map(), requests: 0,
+    inflight: new Map(), lastNode: '', lastChange: now(), lastRequestEnd: 0, changes: 0,
+    noise: 0, recurring: 0, current: null,
     fetched: new Map(), polls: new Set(), fired: new WeakSet(),
   };
   Object.defineProperty(window, '__samepage', {value: state, enumerable: false});
+  // What a report names: the node that changed last, as a short selector (main > p#n), a
+  // pending timer, as its kind, function and delay (setTimeout(poll, 1000)), and a pending
+  // one-off frame or idle callback, as its kind and function (requestAnimationFrame(draw)).
+  state.where = () => {
+    const node = state.lastNode;
+    let e = node && node.nodeType === 1 ? node : (node ? node.parentElement : null);
+    const parts = [];
+    while (e && parts.length < 3) {
+      let part = e.localName;
+      if (e.id) { parts.unshift(part + '#' + e.id); break; }
+      const names = typeof e.className === 'string' ? e.className.trim().split(/\s+/) : [];
+      if (names[0]) part += '.' + names.slice(0, 2).join('.');
+      parts.unshift(part);
+      e = e.parentElement;
+    }
+    return parts.join(' > ');
+  };
+  state.timer = (entry) => {
+    const name = entry.fn.name
+      || Function.prototype.toString.call(entry.fn).replace(/\s+/g, ' ').slice(0, 40);
+    return entry.kind + '(' + name + (entry.ms === undefined ? '' : ', ' + entry.ms) + ')';
+  };
   // The capture's look, set before the page is observed and without a node (see above).
   try {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync('*, *::before, *::after { caret-color: transparent !important; '
       + 'animation-delay: 0s !important; animation-duration: 1ms !important; '
-      + 'animation-iteration-count: 1 !important; transition-delay: 0s !important; '
-      + 'transition-duration: 1ms !important; scroll-behavior: auto !important; }');
+      + 'animation-iteration-count: 1 !important; scroll-behavior: auto !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   } catch (error) { /* no constructable style sheets: Playwright's animation freeze remains */ }
-  const observer = new MutationObserver((records) => note(records.length));
+  // The page's own transitions end as they start (never a duration on every element: see
+  // above). Only the transition that started is looked up, on its own element.
+  window.addEventListener('transitionrun', (event) => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    const pseudo = event.pseudoElement || null;
+    for (const animation of target.getAnimations({subtree: pseudo !== null})) {
+      const effect = animation.effect;
+      if (animation instanceof CSSTransition && effect && effect.target === target
+          && (effect.pseudoElement || null) === pseudo
+          && animation.transitionProperty === event.propertyName) {
+        try { animation.finish(); } catch (error) { /* already over */ }
+      }
+    }
+  }, true);
+  const observer = new MutationObserver((records) => note(records));
   observer.observe(document, {childList: true, subtree: true, attributes: true,
                               characterData: true});
-  function note(count) {
-    if (count > 0) { state.changes += count; state.lastChange = now(); }
+  function note(records) {
+    if (records.length > 0) {
+      state.changes += records.length;
+      state.lastChange = now();
+      state.lastNode = records[records.length - 1].target;
+    }
   }
   // Runs a page callback; DOM changes it made are noise when the callback is recurring.
   function invoke(fn, self, args, recurring, chain) {
-    note(observer.takeRecords().length);
+    note(observer.takeRecords());
     const outer = state.current;
     state.current = chain;
     try {
       return fn.apply(self, args);
     } finally {
       state.current = outer;
-      const made = observer.takeRecords().length;
-      if (recurring) state.noise += made; else note(made);
+      const made = observer.takeRecords();
+      if (recurring) {
+        state.recurring += 1;
+        state.noise += made.length;
+      } else {
+        note(made);
+      }
     }
   }
   // A timer of at least 50 ms armed from a callback of the same chain (same function or same
@@ -100,7 +156,7 @@ READINESS_INIT = r"""(() => {
       return invoke(fn, this, args, recurring, chain);
     };
     id = native.setTimeout.call(window, run, ms);
-    if (!recurring) state.pending.set(id, now() + ms);
+    if (!recurring) state.pending.set(id, {due: now() + ms, kind: 'setTimeout', fn: fn, ms: ms});
     return id;
   };
   window.clearTimeout = function (id) {
@@ -119,7 +175,7 @@ READINESS_INIT = r"""(() => {
       return invoke(fn, this, args, !first, chain);
     };
     id = native.setInterval.call(window, run, ms);
-    state.pending.set(id, now() + ms);
+    state.pending.set(id, {due: now() + ms, kind: 'setInterval', fn: fn, ms: ms});
     return id;
   };
   window.clearInterval = function (id) {
@@ -136,7 +192,7 @@ READINESS_INIT = r"""(() => {
       state.frames.delete(id);
       return invoke(fn, this, [t], recurring, chain);
     });
-    if (!recurring) state.frames.add(id);
+    if (!recurring) state.frames.set(id, {kind: 'requestAnimationFrame', fn: fn});
     return id;
   };
   window.cancelAnimationFrame = function (id) {
@@ -154,7 +210,7 @@ READINESS_INIT = r"""(() => {
         state.idle.delete(id);
         return invoke(fn, this, [deadline], recurring, chain);
       }, options);
-      if (!recurring) state.idle.add(id);
+      if (!recurring) state.idle.set(id, {kind: 'requestIdleCallback', fn: fn});
       return id;
     };
     window.cancelIdleCallback = function (id) {
@@ -203,6 +259,7 @@ READINESS_INIT = r"""(() => {
   wrapChannel(window.EventSource);
   // A URL requested a third time is polled: that request and later ones are recurring, not
   // waited for (the first two are, so a retry of a failed request is still waited for).
+  // Returns what ends the request's count: nothing for a polled URL.
   function requestStarted(url) {
     let key = '';
     try { key = new URL(String(url), document.baseURI).href; } catch (error) { key = ''; }
@@ -210,21 +267,25 @@ READINESS_INIT = r"""(() => {
     if (key) state.fetched.set(key, before + 1);
     if (before >= 2) {
       state.polls.add(key);
-      return false;
+      return () => {};
     }
     state.requests += 1;
-    return true;
-  }
-  function requestEnded() {
-    state.requests = Math.max(0, state.requests - 1);
-    state.lastRequestEnd = now();
+    const token = {};
+    state.inflight.set(token, key || String(url));
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      state.inflight.delete(token);
+      state.requests = Math.max(0, state.requests - 1);
+      state.lastRequestEnd = now();
+    };
   }
   if (native.fetch) {
     window.fetch = function (...args) {
       const input = args[0];
-      const counted = requestStarted(input && typeof input === 'object' && 'url' in input
+      const ended = requestStarted(input && typeof input === 'object' && 'url' in input
         ? input.url : input);
-      const ended = counted ? requestEnded : () => {};
       let promise;
       try {
         promise = native.fetch.apply(this, args);
@@ -242,9 +303,8 @@ READINESS_INIT = r"""(() => {
     return native.open.apply(this, args);
   };
   XMLHttpRequest.prototype.send = function (...args) {
-    const counted = requestStarted(xhrUrls.get(this));
-    const ended = counted ? requestEnded : () => {};
-    if (counted) this.addEventListener('loadend', ended, {once: true});
+    const ended = requestStarted(xhrUrls.get(this));
+    this.addEventListener('loadend', ended, {once: true});
     try {
       return native.send.apply(this, args);
     } catch (error) {
@@ -271,9 +331,14 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
       && [...document.images].every((img) => img.complete)
       && document.querySelector('video, audio, iframe') !== null);
     let timers = 0, nextDue = Infinity;
+    const soon = [];
     if (s) {
-      for (const due of s.pending.values()) {
-        if (due - t <= horizonMs) { timers += 1; nextDue = Math.min(nextDue, due - t); }
+      for (const entry of s.pending.values()) {
+        if (entry.due - t <= horizonMs) {
+          timers += 1;
+          nextDue = Math.min(nextDue, entry.due - t);
+          if (soon.length < 3) soon.push(entry);
+        }
       }
     }
     const frames = s ? s.frames.size + s.idle.size : 0;
@@ -286,13 +351,21 @@ READY_STATE = r"""async ([quietMs, horizonMs, maxWaitMs]) => {
               nextDue: Number.isFinite(nextDue) ? Math.round(nextDue) : null,
               frames: frames, requests: requests, quietFor: Math.round(quietFor),
               changes: s ? s.changes : 0, noise: s ? s.noise : 0,
-              polls: s ? [...s.polls].slice(0, 50) : []};
+              recurring: s ? s.recurring : 0,
+              polls: s ? [...s.polls].slice(0, 50) : [],
+              // What is still going on, by name (the capture's reason for an unsettled page).
+              pendingTimers: soon.map((entry) => s.timer(entry)),
+              pendingFrames: s ? [...s.frames.values(), ...s.idle.values()].slice(0, 3)
+                .map((entry) => s.timer(entry)) : [],
+              pendingRequests: s ? [...s.inflight.values()].slice(0, 3) : [],
+              changed: s ? s.where() : ''};
     }
     const wait = Math.min(Math.max(quietMs - quietFor, 16), 100);
     await new Promise((done) => later(done, wait));
   }
 }"""
-"""Waits in the page, up to ``maxWaitMs``, for the page's own work to finish; reports it."""
+"""Waits in the page, up to ``maxWaitMs``, for the page's own work to finish; reports it,
+naming the timers due soonest, the requests in flight and the node that changed last."""
 
 PROBE = r"""async (maxChars) => {
   await document.fonts.ready;
@@ -357,11 +430,12 @@ MEASURE = r"""async () => {
   const s = window.__samepage;
   const root = document.documentElement, body = document.body;
   return {height: Math.max(root ? root.scrollHeight : 0, body ? body.scrollHeight : 0),
-          changes: s ? s.changes : -1};
+          changes: s ? s.changes : -1, changed: s ? s.where() : ''};
 }"""
-"""The page's height (reading it lays the page out) and its count of DOM changes that count
-as loading, once the fonts are in: what a screenshot is taken at, and compared with
-afterwards. The readiness check that comes just before has waited for two frames."""
+"""The page's height (reading it lays the page out), its count of DOM changes that count
+as loading and the node that changed last, once the fonts are in: what a screenshot is
+taken at, and compared with afterwards. The readiness check that comes just before has
+waited for two frames."""
 
 SCROLL_THROUGH = r"""async ([limit, from]) => {
   const s = window.__samepage;

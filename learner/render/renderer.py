@@ -26,10 +26,11 @@ from learner.errors import (
     NavigationFailed,
     RenderCause,
     RenderError,
+    RenderStep,
     RenderTimeout,
 )
 from learner.model import Rendering
-from learner.render.browser import CHROMIUM_ARGS, resolver_rules
+from learner.render.browser import launch_args
 from learner.render.capture import PageWatch, capture
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import READINESS_INIT
@@ -89,8 +90,7 @@ class Renderer:
             raise ValueError("restart_after must be at least 1")
         self.settings = settings
         self.executable = executable
-        rules = resolver_rules(resolve or {})
-        self._args = [*CHROMIUM_ARGS, *([f"--host-resolver-rules={rules}"] if rules else [])]
+        self._args = launch_args(resolve)
         self._restart_after = restart_after
         self._keep_documents = keep_documents
         self._pages = asyncio.Semaphore(max_open_pages)
@@ -200,7 +200,8 @@ class Renderer:
             url: an ``http`` or ``https`` URL.
 
         Raises:
-            RenderTimeout: the page did not load and settle within ``page_timeout_s``.
+            RenderTimeout: a step of the render ran out of time; ``step`` names it
+                (navigation, ready, scroll-through, screenshot or probe).
             NavigationFailed: network error, redirect loop, download, or the main frame went
                 to another host or to a non-HTTP URL (the reason names where).
             RenderError: the browser went away during the render.
@@ -219,6 +220,7 @@ class Renderer:
         limit = s.page_timeout_s + s.busy_limit_s + _CAPTURE_GRACE_S
         context: BrowserContext | None = None
         page: Page | None = None
+        watch: PageWatch | None = None
         popups: set[asyncio.Task[None]] = set()
         try:
             async with asyncio.timeout(limit):
@@ -227,10 +229,10 @@ class Renderer:
                 page = await context.new_page()
                 watch = PageWatch(page, url, self._memory)
                 return await capture(page, watch, url, s, keep_document=self._keep_documents)
-        except TimeoutError as exc:  # asyncio.timeout, or a Playwright timeout below
-            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
-        except PlaywrightTimeout as exc:
-            raise RenderTimeout(url, f"not loaded within {s.page_timeout_s:g} s") from exc
+        except (TimeoutError, PlaywrightTimeout) as exc:
+            # The capture bounds each of its steps; this is the backstop over all of them.
+            step = watch.step if watch is not None else RenderStep.NAVIGATION
+            raise RenderTimeout(url, f"not over within {limit:g} s", step=step) from exc
         except PlaywrightError as exc:
             raise _navigation_error(url, exc, slot) from exc
         finally:

@@ -161,15 +161,18 @@ class SampleRunner:
                 ),
             )
         except RenderError as exc:
-            return self._failed(counters, exc.reason, exc.cause.value)
+            step = exc.step.value if exc.step is not None else ""
+            return self._failed(counters, exc.reason, exc.cause.value, step)
         print_ = await asyncio.to_thread(fingerprint, rendering)
         shot = Shot(print_, rendering.settled, rendering.unsettled)
         return _Page(rendering, shot)
 
-    def _failed(self, counters: SiteCounters, reason: str, failure: str) -> _Page:
+    def _failed(
+        self, counters: SiteCounters, reason: str, failure: str, step: str = ""
+    ) -> _Page:
         counters.render_failures += 1
         self.progress.failures += 1
-        return _Page(None, Shot(None, error=reason, failure=failure))
+        return _Page(None, Shot(None, error=reason, failure=failure, step=step))
 
     async def compare_urls(
         self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
@@ -292,6 +295,13 @@ class SampleRunner:
         first = originals[0] if originals else None
         if first is not None and first.shot.failure:
             evidence["original_failure"] = first.shot.failure
+        failed = _failed_render(decision.cause, originals, candidates)
+        if failed is not None:
+            role, shot = failed
+            # The render that failed the sample, as data: what the account groups by.
+            evidence["failure"] = {"render": role, "cause": shot.failure}
+            if shot.step:
+                evidence["failure"]["step"] = shot.step
         if first is not None and first.rendering is not None and first.shot.fingerprint:
             ref = first.rendering
             evidence["original_text"] = text_digest(first.shot.fingerprint.lines)
@@ -326,3 +336,17 @@ class SampleRunner:
             overlay = images.difference_overlay(ref.screenshot, cand.screenshot)
             out["difference"] = store.save_image(f"{ref.url}\n{cand.url}", "-diff.jpg", overlay)
         return out
+
+
+def _failed_render(
+    cause: Cause, originals: list[_Page], candidates: list[_Page]
+) -> tuple[str, Shot] | None:
+    """The render that failed a sample (``decide`` stops at the first one), with its role."""
+    if cause is Cause.ORIGINAL_FAILED and originals:
+        return "original", originals[0].shot
+    if cause is Cause.CANDIDATE_FAILED and candidates:
+        return "candidate", candidates[0].shot
+    if cause is Cause.REPEAT_FAILED:
+        repeat = next((p.shot for p in originals[1:] if p.shot.fingerprint is None), None)
+        return ("original", repeat) if repeat is not None else None
+    return None

@@ -6,7 +6,8 @@ mistake for loading: text fields (with autofocus), ``contenteditable``, selects,
 CSS animations and transitions, SVG and canvas animation, sticky and fixed headers, a cookie
 banner, analytics beacons and pixels, polls and a long-held request, a WebSocket,
 server-sent events, a service worker, idle callbacks, ``<details>``, lazy images with
-``srcset`` and a resize listener. ``embed.test`` is the other origin the iframes load.
+``srcset``, a resize listener and a table that turns into cards on a narrow screen.
+``embed.test`` is the other origin the iframes load.
 Every stream ends by itself within a minute, and at once when the server stops.
 """
 
@@ -78,6 +79,12 @@ PART_PAGES: tuple[PartPage, ...] = (
     PartPage("/lazy-images", "Gallery", why="lazy images with srcset"),
     PartPage("/resize", "Resizes itself", why="a resize listener"),
     PartPage(
+        "/responsive-table",
+        "Row 59",
+        why="a table that turns into cards on a narrow screen: a full-page screenshot "
+        "applies its media query for a moment",
+    ),
+    PartPage(
         "/long-held",
         "Waiting for news",
         settles=False,
@@ -86,6 +93,9 @@ PART_PAGES: tuple[PartPage, ...] = (
     ),
 )
 """Every page of ``parts.test``, with what its capture must show."""
+
+
+_COLUMNS = ("title", "blurb", "genre", "year", "pages", "author")
 
 
 def _html(path: str) -> str:
@@ -228,6 +238,24 @@ def _html(path: str) -> str:
             "<p id=s></p><script>function size(){document.getElementById('s').textContent="
             "innerWidth+' by '+innerHeight;document.body.dataset.h=String(innerHeight)}"
             "size();addEventListener('resize',size)</script>",
+        ),
+        "/responsive-table": _page(
+            "Responsive table",
+            "<table class=t>"
+            + "".join(
+                f"<tr><td>Row {n}</td>" + "".join(f"<td>{c} {n}</td>" for c in _COLUMNS) + "</tr>"
+                for n in range(60)
+            )
+            + "</table>",
+            head="<style>@media (max-width:576px){.t,.t tr,.t td{display:block}"
+            ".t tr{border:1px solid #ccc;margin-bottom:1em;border-radius:10px;padding:.2rem}"
+            ".t td{border:none;border-bottom:1px solid #eee;padding-left:10%}"
+            ".t td:before{display:block;margin-left:-10%;font-size:.8em}"
+            + "".join(
+                f".t td:nth-of-type({k + 2}):before{{content:'{c}'}}"
+                for k, c in enumerate(_COLUMNS)
+            )
+            + "}</style>",
         ),
         "/long-held": _page(
             "Waiting for news",

@@ -20,14 +20,16 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from learner.demo.server import Request, Response, Site
-from tests.learner.page_parts import part_sites
+from tests.learner.page_parts import PART_PAGES, PARTS, part_sites
 
 __all__ = [
     "DEFAULT_PRICE",
     "DEFAULT_REVIEW",
     "ELSEWHERE",
     "HOSTILE",
+    "PAGES",
     "SHOP",
+    "SHOWN_OTHERWISE",
     "render_sites",
 ]
 
@@ -327,6 +329,30 @@ def _hostile() -> Site:
         "setTimeout(() => { while (true) {} }, 0));</script>"
     )
     site.routes["/busy"] = lambda request: Response(body=_page("Busy", busy))
+    # Rendering in chunks that never ends: always one short timer pending, never the same.
+    chunks = (
+        "<main><h1>Chunks</h1><p id=n></p></main><script>let n = 0;"
+        "function chunk() { document.getElementById('n').textContent = 'chunk ' + (++n);"
+        " setTimeout(() => chunk(), 20); } chunk();</script>"
+    )
+    site.routes["/chunks"] = lambda request: Response(body=_page("Chunks", chunks))
+    # A resize handler that never returns: a full-page screenshot resizes the page for a
+    # moment, and then waits for a frame the page never lets the browser draw.
+    frozen = (
+        "<main style='height:2000px'><h1>Frozen on resize</h1></main><script>"
+        "addEventListener('resize', () => { while (true) {} }, {once: true});</script>"
+    )
+    site.routes["/frozen-on-resize"] = lambda request: Response(body=_page("Frozen", frozen))
+    # An animation frame loop that never ends, harmless until the page is resized: then one
+    # of its frames never returns. Only the screenshot resizes the page.
+    frame_loop = (
+        "<main style='height:2000px'><h1>Frame loop</h1><p id=t></p></main><script>"
+        "let resized = false; addEventListener('resize', () => { resized = true; });"
+        "requestAnimationFrame(function tick(now) { while (resized) {}"
+        " document.getElementById('t').textContent = 'frame ' + Math.floor(now / 1000);"
+        " requestAnimationFrame(tick); });</script>"
+    )
+    site.routes["/frame-loop"] = lambda request: Response(body=_page("Frame loop", frame_loop))
     huge_text = "".join(f"<p>Paragraph {n} of a very long page.</p>" for n in range(4000))
     huge = f"<main style='height:60000px'>{huge_text}</main>"
     site.routes["/huge"] = lambda request: Response(body=_page("Huge", huge))
@@ -342,6 +368,62 @@ def _elsewhere() -> Site:
         body=_page("Elsewhere", "<main>Another site</main>")
     )
     return site
+
+
+_SHOP_PAGES = (
+    "/tpl",
+    "/noisy",
+    "/chaos",
+    "/csr?name=Quiet+Kettle",
+    "/clock",
+    "/late?delay=1500",
+    "/timer-fetch",
+    "/lazy?cpage=3",
+    "/ticking",
+    "/item?id=1",
+    "/item",
+    "/go?to=Lamp",
+    "/moved",
+)
+_HOSTILE_PAGES = (
+    "/loop",
+    "/away",
+    "/mailto",
+    "/file",
+    "/hop",
+    "/plain",
+    "/download",
+    "/late-download",
+    "/js-away",
+    "/dialog",
+    "/popup",
+    "/never",
+    "/busy",
+    "/chunks",
+    "/frozen-on-resize",
+    "/frame-loop",
+    "/huge",
+    "/missing",
+)
+PAGES: tuple[str, ...] = (
+    *(f"http://{SHOP}{path}" for path in _SHOP_PAGES),
+    *(f"http://{HOSTILE}{path}" for path in _HOSTILE_PAGES),
+    *(f"http://{PARTS}{page.path}" for page in PART_PAGES),
+)
+"""Every page of the render sites as a URL (their assets and APIs left out), redirects and
+hostile pages included: what ``benchmarks/bench_differential.py`` renders plainly and with
+the learner."""
+
+SHOWN_OTHERWISE: dict[str, str] = {
+    f"http://{SHOP}/clock": "the learner's clock is fixed (fixed_time)",
+    f"http://{SHOP}/late?delay=1500": "drawn 1.5 s after load: timers due within "
+    "timer_horizon_s are waited for",
+    f"http://{SHOP}/timer-fetch": "a timer, then a request, then the content: waited for",
+    f"http://{SHOP}/lazy?cpage=3": "loaded when scrolled into view: the learner scrolls "
+    "through the page",
+}
+"""Pages of :data:`PAGES` a plain browser shows otherwise at its load event, each for a
+documented behaviour of the learner."""
 
 
 def render_sites() -> list[Site]:

@@ -12,7 +12,13 @@ import pytest
 
 from learner.errors import BrowserNotFound, ConfigError
 from learner.render import browser
-from learner.render.browser import CHROMIUM_ARGS, BrowserChoice, find_browser, resolver_rules
+from learner.render.browser import (
+    CHROMIUM_ARGS,
+    BrowserChoice,
+    find_browser,
+    launch_args,
+    resolver_rules,
+)
 from tests.plugins.engines import engine
 
 
@@ -29,7 +35,8 @@ def no_browsers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.delenv("SAMEPAGE_BROWSER", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "ms-playwright"))
-    monkeypatch.setattr(browser, "_SYSTEM_CANDIDATES", ("chromium", "google-chrome"))
+    candidates = ("chromium-headless-shell", "chromium", "google-chrome")
+    monkeypatch.setattr(browser, "_SYSTEM_CANDIDATES", candidates)
     return tmp_path / "ms-playwright"
 
 
@@ -53,11 +60,8 @@ def test_environment_variable_comes_next(
         find_browser()
 
 
-def test_playwrights_own_chromium_is_preferred_to_the_system_one(
-    no_browsers: Path, tmp_path: Path
-) -> None:
+def test_playwrights_own_chromium_is_the_last_resort(no_browsers: Path, tmp_path: Path) -> None:
     engine("playwright")
-    _fake_executable(tmp_path / "bin" / "chromium")
     layout = browser._platform_dirs()
     assert layout is not None
     full, shell = layout
@@ -69,6 +73,9 @@ def test_playwrights_own_chromium_is_preferred_to_the_system_one(
     _fake_executable(no_browsers.joinpath(shell_dir, *shell))
     # With the headless shell installed, Playwright picks its own executable.
     assert find_browser() == BrowserChoice(None, "playwright")
+    # A system Chromium comes before it.
+    system = _fake_executable(tmp_path / "bin" / "chromium")
+    assert find_browser() == BrowserChoice(str(system), "system")
 
 
 def test_system_chromium_on_path(no_browsers: Path, tmp_path: Path) -> None:
@@ -76,11 +83,20 @@ def test_system_chromium_on_path(no_browsers: Path, tmp_path: Path) -> None:
     assert find_browser() == BrowserChoice(str(exe), "system")
 
 
+def test_the_headless_shell_is_preferred_to_the_full_chromium(
+    no_browsers: Path, tmp_path: Path
+) -> None:
+    _fake_executable(tmp_path / "bin" / "chromium")
+    shell = _fake_executable(tmp_path / "bin" / "chromium-headless-shell")
+    assert find_browser() == BrowserChoice(str(shell), "system")
+
+
 def test_nothing_found_says_how_to_install(no_browsers: Path) -> None:
     with pytest.raises(BrowserNotFound) as caught:
         find_browser()
     assert str(caught.value).endswith(f"install one with: {browser.install_command()}")
     assert browser.install_command() in (
+        "apt-get install -y chromium-headless-shell",
         "apt-get install -y chromium",
         f"{Path(sys.executable).name} -m playwright install chromium",
     )
@@ -96,6 +112,9 @@ def test_launch_flags() -> None:
         "--disable-quic",
     ):
         assert flag in CHROMIUM_ARGS
+    assert launch_args() == launch_args({}) == list(CHROMIUM_ARGS)
+    mapped = launch_args({"shop.test": "127.0.0.1:8123"})
+    assert mapped == [*CHROMIUM_ARGS, "--host-resolver-rules=MAP shop.test 127.0.0.1:8123"]
 
 
 @pytest.mark.parametrize(

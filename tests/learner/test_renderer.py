@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import time
 
 import pytest
 from PIL import Image
 
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
-from learner.errors import NavigationFailed, RenderCause, RenderTimeout
+from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer, Rendering
 from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
@@ -58,6 +59,19 @@ async def test_client_side_content_is_waited_for(renderer: Renderer) -> None:
     assert "Loading" not in rendering.text
     assert "Quiet Kettle" in rendering.text
     assert "Arrived in two days." in rendering.text
+
+
+async def test_an_unsettled_page_names_the_timer_that_kept_it_and_a_settled_one_its_last_change(
+    renderer: Renderer,
+) -> None:
+    # Rendering in chunks for ever: a new short timer each time, so never recurring.
+    chunks = await renderer.render(f"{HOSTILE}/chunks")
+    assert chunks.settled is False
+    assert chunks.unsettled.startswith("not ready within the page time: 1 timer(s) due")
+    assert "(setTimeout(() => chunk(), 20))" in chunks.unsettled
+    # The reviews arrive last, appended to their list.
+    client_side = await renderer.render(f"{SHOP}/csr?name=Quiet+Kettle")
+    assert client_side.readiness["changed"] == "ul#reviews"
 
 
 async def test_clock_is_fixed_and_timers_run(
@@ -132,6 +146,7 @@ async def test_a_stalled_resource_leaves_the_page_unsettled_and_the_browser_usab
     rendering = await renderer.render(f"{HOSTILE}/never")
     assert rendering.settled is False
     assert rendering.unsettled.startswith("requests still in flight: 1 request(s) in flight")
+    assert f"({HOSTILE}/forever.png)" in rendering.unsettled  # which request
     assert rendering.text == "Loading forever"
     after = await renderer.render(f"{HOSTILE}/plain")
     assert after.text == "Still here" and after.settled is True
@@ -149,7 +164,33 @@ async def test_a_busy_main_thread_fails_fast_not_at_the_page_timeout(
             with pytest.raises(RenderTimeout) as caught:
                 await own.render(f"{HOSTILE}/busy")
     assert caught.value.cause is RenderCause.BUSY
-    assert caught.value.reason.startswith("main thread busy: no answer within")
+    assert caught.value.step is RenderStep.READY
+    assert caught.value.reason.startswith("ready: main thread busy: no answer within")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The screenshot's own resize runs a handler that never returns.
+        "/frozen-on-resize",
+        # A never-ending animation frame loop, one of whose frames never returns once the
+        # screenshot has resized the page.
+        "/frame-loop",
+    ],
+)
+async def test_a_screenshot_that_never_returns_fails_as_the_screenshot_within_the_page_time(
+    renderer: Renderer, render_settings: RenderSettings, path: str
+) -> None:
+    # The page is ready at once: the screenshot gets what is left of the page time.
+    started = time.monotonic()
+    with pytest.raises(RenderTimeout) as caught:
+        await renderer.render(f"{HOSTILE}{path}")
+    elapsed = time.monotonic() - started
+    assert (caught.value.cause, caught.value.step) == (RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
+    assert caught.value.reason.startswith("screenshot: no image within")
+    assert "not loaded" not in str(caught.value)
+    # Playwright's own time to report, and closing the frozen page, come on top.
+    assert elapsed < render_settings.page_timeout_s + 2.0
 
 
 @pytest.mark.parametrize(
@@ -285,5 +326,7 @@ async def test_renderers_past_the_memory_cap_are_killed_and_their_pages_fail(
     for result in results:
         assert isinstance(result, RenderTimeout), result
         assert result.cause is RenderCause.MEMORY
-        assert result.reason == "the page passed the memory cap of 300 MB"
+        # Named after the step the kill interrupted, as a timeout is.
+        assert result.step is not None
+        assert result.reason == f"{result.step}: the page passed the memory cap of 300 MB"
     assert after.text == "Small"

@@ -14,6 +14,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from learner.errors import ConfigError
+from learner.judge.verdicts import Account
 from learner.render.browser import CHROMIUM_ARGS, BrowserChoice
 from learner.report.build import write_report
 from learner.run.crawl import CrawlResult
@@ -268,6 +269,22 @@ def test_the_report_shows_conflicts_between_patterns(tmp_path: Path) -> None:
     section = page[page.index("<code>a&amp;b</code> (5 URLs)") :]
     assert "Conflicts with other patterns" in section.split("</section>")[0]
     assert "pattern <code>b</code>, whose verdicts drop <code>b</code>, kept here" in section
+
+
+def test_the_report_names_the_step_a_failed_samples_render_ran_out_in(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    kept = {"ref": ParamVerdict("non-neutral", 0, 0, 3, extra={"cause": "failed-samples"})}
+    entry = DomainEntry({"id&ref": PatternEntry(5, kept)})
+    dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
+    (run / "checkpoint.jsonl").write_text("", encoding="utf-8")
+    said = {"failed-samples": {"original-failed: timeout at screenshot": 3}}
+    decided = Account(1, 0, {"failed-samples": 1}, said).to_json()
+    stats = {"domains": {"x.test": {"decided": decided}}}
+    (run / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    page = write_report(run, tmp_path / "out").read_text(encoding="utf-8")
+    assert "1 kept for failed-samples: original-failed: timeout at screenshot" in page
+    assert "not loaded" not in page
 
 
 def _as_ray_run(single: Path, ray_run: Path) -> int:

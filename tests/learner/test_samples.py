@@ -13,6 +13,7 @@ import pytest
 
 from learner.config import RenderSettings
 from learner.demo.server import Request, Response, Site, SiteServer
+from learner.judge.verdicts import account, warnings
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.retries import RetryPolicy
@@ -22,6 +23,7 @@ from learner.render.renderer import Renderer
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from learner.run.store import RunStore
+from samepage import ParamVerdict, PatternEntry
 from tests.site.learner_settings import SUITE_CONFIG
 
 pytestmark = pytest.mark.browser
@@ -150,3 +152,39 @@ async def test_a_retry_after_beyond_the_budget_fails_the_hosts_later_renders_at_
     assert second.rendering is None and second.shot.failure == "retry-after"
     assert "Retry-After" in (second.shot.error or "")
     assert counters.renders == 1 and waited == []  # one render, no wait for the hour
+
+
+async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_and_warning(
+    browser_choice: BrowserChoice, render_settings: RenderSettings, tmp_path: Path
+) -> None:
+    # The page is ready at once; the full-page screenshot's resize runs a handler that
+    # never returns, so the screenshot, not the page's loading, is what runs out.
+    site = Site("frozen.test")
+    site.routes["/p"] = lambda r: Response(
+        body="<main style='height:2000px'><h1>Frozen</h1></main><script>"
+        "addEventListener('resize', () => { while (true) {} }, {once: true});</script>"
+    )
+    limiter = HostLimiter(delay_s=0.0, jitter_s=0.0, rng=random.Random(0))
+    original, candidate = "http://frozen.test/p?id=1&ref=a", "http://frozen.test/p?id=1"
+    async with _runner(
+        site, browser_choice, render_settings, tmp_path, limiter, retry_policy=RetryPolicy()
+    ) as runner:
+        counters = SiteCounters()
+        outcome = await runner.compare_urls(
+            PatternPages(runner, counters), counters, original, candidate
+        )
+    assert (outcome.outcome, outcome.cause) == ("failed", "original-failed")
+    assert outcome.reason.startswith("original: screenshot: no image within")
+    assert outcome.evidence["failure"] == {
+        "render": "original",
+        "cause": "timeout",
+        "step": "screenshot",
+    }
+    samples = [{"url": original, "candidate": candidate}]
+    kept = ParamVerdict(
+        "non-neutral", 0, 0, 1, extra={"cause": "failed-samples", "samples": samples}
+    )
+    found = account([PatternEntry(1, {"ref": kept})], [outcome])
+    assert found.failures == {"failed-samples": {"original-failed: timeout at screenshot": 1}}
+    [line] = warnings("frozen.test", found)
+    assert "most samples: original-failed: timeout at screenshot" in line

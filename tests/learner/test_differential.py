@@ -1,0 +1,74 @@
+"""The learner against a plain browser on every page of the real applications.
+
+Every URL of each application's log (``tests/apps``, served once for the whole run and
+shared with ``tests/learner/test_apps.py``) is captured by bare Playwright and by the
+learner's renderer, with the application tests' settings (``tests/learner/differential.py``).
+A page the plain browser captures within 5 s, the learner captures: settled, or unsettled
+naming what kept it; and a page that does not move by itself looks the same to both,
+within the comparison's noise. Datasette's table pages (240 books, 100 to a page, with
+full-text search and facets) settle.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import async_playwright
+
+from learner.render.browser import BrowserChoice
+from learner.render.renderer import Renderer
+from tests.apps.registry import APPS_CONFIG
+from tests.learner.differential import PLAIN_LIMIT_S, Row, differential, launch_plain, table
+from tests.plugins.apps import ServedApp
+
+pytestmark = [pytest.mark.apps, pytest.mark.browser]
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list[Row]:
+    """Every URL of the application's log, captured plainly and by the learner."""
+    resolve = served_app.server.resolve()
+    async with (
+        Renderer(
+            APPS_CONFIG.render,
+            executable=browser_choice.executable,
+            resolve=resolve,
+            max_open_pages=2,
+        ) as renderer,
+        async_playwright() as playwright,
+    ):
+        browser = await launch_plain(playwright, browser_choice.executable, resolve)
+        try:
+            rows = await differential(
+                served_app.app.observed_urls(),
+                renderer,
+                browser,
+                plain_limit_s=PLAIN_LIMIT_S,
+                concurrency=2,
+            )
+        finally:
+            await browser.close()
+    print(f"\n{served_app.app.name}\n{table(rows)}")
+    return rows
+
+
+def test_every_page_a_plain_browser_captures_the_learner_captures_and_shows_alike(
+    app_rows: list[Row],
+) -> None:
+    problems = {row.url: row.problems() for row in app_rows if row.problems()}
+    assert problems == {}, table(app_rows)
+    # No page of an application moves by itself: every page both captured, the learner
+    # settled, was compared, and found the same.
+    both = [row for row in app_rows if row.plain.captured and row.learner.outcome == "settled"]
+    assert both and all(row.equal is True for row in both), table(app_rows)
+
+
+@pytest.mark.parametrize("served_app", ["datasette"], indirect=True)
+def test_datasette_table_pages_settle(app_rows: list[Row]) -> None:
+    tables = [row for row in app_rows if urlsplit(row.url).path == "/library/books"]
+    assert len(tables) >= 25
+    times = {row.url: round(row.learner.seconds, 2) for row in tables}
+    assert {row.url: row.learner.said for row in tables if row.learner.outcome != "settled"} == {}
+    print("\nDatasette table pages, seconds each:", times)
