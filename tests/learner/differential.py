@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from playwright.async_api import Browser, Playwright
+from playwright.async_api import Browser, Page, Playwright
 from playwright.async_api import Error as PlaywrightError
 
 from learner.config import RenderSettings
@@ -59,6 +59,13 @@ _PLAIN_STATE = """(maxChars) => ({
     || [...document.querySelectorAll('video, audio')].some((m) => !m.paused)
     || document.querySelector('animate, animateMotion, animateTransform, set') !== null,
 })"""
+
+_TEXT = "(maxChars) => (document.body ? document.body.innerText : '').slice(0, maxChars)"
+
+# After the plain screenshot: how often the text is read again, and for how long, to see
+# whether content arrived after the load event.
+_LATE_POLL_S = 0.5
+_LATE_LIMIT_S = 5.0
 
 _HEIGHT = """() => Math.max(document.documentElement ? document.documentElement.scrollHeight : 0,
   document.body ? document.body.scrollHeight : 0)"""
@@ -206,8 +213,15 @@ async def plain_capture(
             clip = {"x": 0, "y": 0, "width": settings.viewport_width}
             clip["height"] = min(max(height, settings.viewport_height), settings.max_page_height)
             left = max(limit_s - (time.monotonic() - started), 0.1)
+            at_load = await page.evaluate(_TEXT, settings.max_text_chars)
             png = await page.screenshot(full_page=True, clip=clip, timeout=left * 1000)  # type: ignore[arg-type]
         seconds = time.monotonic() - started
+        # Content that arrives after the load event (a search page filling in its results)
+        # is not in that screenshot: the picture compared is then taken once the text holds
+        # still, as a reader would see the page.
+        if await _text_moves_on(page, at_load, settings.max_text_chars):
+            with contextlib.suppress(TimeoutError, PlaywrightError):
+                png = await page.screenshot(full_page=True, clip=clip, timeout=limit_s * 1000)  # type: ignore[arg-type]
         state = {"text": "", "title": "", "animated": True}
         with contextlib.suppress(TimeoutError, PlaywrightError):
             async with asyncio.timeout(_ANSWER_S):
@@ -234,6 +248,27 @@ async def plain_capture(
                 await context.close()
         except (TimeoutError, PlaywrightError):
             pass  # a page frozen by its own script; the browser is closed at the end
+
+
+async def _text_moves_on(page: Page, at_load: str, max_chars: int) -> bool:
+    """Whether the page's text changes after the load event; waits until it holds still.
+
+    The text is read every :data:`_LATE_POLL_S` until two reads agree, for at most
+    :data:`_LATE_LIMIT_S`.
+    """
+    last = at_load
+    deadline = time.monotonic() + _LATE_LIMIT_S
+    try:
+        while time.monotonic() < deadline:
+            await asyncio.sleep(_LATE_POLL_S)
+            async with asyncio.timeout(_ANSWER_S):
+                now = await page.evaluate(_TEXT, max_chars)
+            if now == last:
+                break
+            last = now
+    except (TimeoutError, PlaywrightError):
+        return False
+    return last != at_load
 
 
 async def learner_capture(renderer: Renderer, url: str) -> LearnerCapture:
