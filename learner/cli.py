@@ -17,7 +17,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from learner.cli_options import OPTION_NAMES, build_parser
 from learner.config import LearnerConfig, build_config, read_config_file
@@ -28,9 +28,9 @@ from learner.plan.domains import DomainPlan, PlanSettings, observed_line
 from learner.plan.files import plan_format, read_plan, write_plan
 from learner.plan.logs import duckdb_errors, plan_files
 from learner.plan.targets import read_targets
-from learner.run.crawl import CrawlResult, GateRefused, crawl
 from learner.run.diff import diff_learned, format_diff, gate
 from learner.run.progress import Progress
+from learner.run.publish import GateRefused
 from learner.run.store import saved_comparisons
 from samepage import (
     LearnedFormatError,
@@ -41,6 +41,9 @@ from samepage import (
     load_learned,
     refuse_overwrite,
 )
+
+if TYPE_CHECKING:
+    from learner.run.crawl import CrawlResult
 
 logger = logging.getLogger(__name__)
 
@@ -225,6 +228,8 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
             **options,
         )
     else:
+        from learner.run.crawl import crawl  # the browser's stack, loaded only to crawl
+
         work = crawl(targets, **options)
     result = _run_interruptible(work)
     _print_summary(result)

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import argparse
 
-from learner.config import MAX_CONCURRENCY, MAX_SAMPLES, MAX_TOP_PATTERNS, LearnerConfig
-from learner.judge.archive import DEFAULT_WINDOW_S
+from learner.config import (
+    ARCHIVE_WINDOW_S,
+    MAX_CONCURRENCY,
+    MAX_SAMPLES,
+    MAX_TOP_PATTERNS,
+    LearnerConfig,
+)
 
 __all__ = ["OPTION_NAMES", "build_parser"]
 
@@ -110,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--archive-window",
         type=float,
         metavar="SECONDS",
-        default=DEFAULT_WINDOW_S,
+        default=ARCHIVE_WINDOW_S,
         help="the most seconds between the two captures of a sample",
     )
     _method_options(run)

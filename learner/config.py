@@ -33,6 +33,9 @@ MAX_CONCURRENCY = 64
 """The most pages open at once: each is a browser tab of 100-300 MB."""
 _MAX_SECONDS = 86_400.0  # a day: longer is a typo, and Playwright takes milliseconds
 
+ARCHIVE_WINDOW_S = 86400.0
+"""The most seconds between the two archived captures of a sample: one day."""
+
 
 def _check_types(settings: RenderSettings | LearnerConfig) -> None:
     """Check each field against its annotation, naming the field, before any comparison.

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from learner.config import ARCHIVE_WINDOW_S
 from learner.errors import ConfigError
 from learner.judge.decision import Cause
 from learner.model import PairOutcome
@@ -63,7 +64,7 @@ __all__ = [
     "load_archive",
 ]
 
-DEFAULT_WINDOW_S = 86400.0
+DEFAULT_WINDOW_S = ARCHIVE_WINDOW_S
 """The most seconds between the two captures of a sample: one day."""
 
 MAX_SHARED = 1000
