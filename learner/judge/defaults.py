@@ -41,10 +41,9 @@ drops at most one default from a URL.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from learner.config import LearnerConfig
@@ -568,7 +567,7 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
             if verdict.reason
             else f"tested value by value, undecided: {', '.join(undecided)}"
         )
-    return dataclasses.replace(
+    return replace(
         verdict, reason=reason, extra={**verdict.extra, "cause": cause.value}
     )
 
@@ -593,6 +592,16 @@ def _carries_all(static: str, defaults: Mapping[str, Set[str]]) -> bool:
         if len(found) != 1 or found[0] not in values:
             return False
     return True
+
+
+def _carrying_all(group: PatternGroup, defaults: Mapping[str, Set[str]]) -> PatternGroup:
+    """The group's URLs that carry a default of every name in ``defaults``."""
+    picked = [i for i, static in enumerate(group.statics) if _carries_all(static, defaults)]
+    return replace(
+        group,
+        urls=tuple(group.urls[i] for i in picked),
+        statics=tuple(group.statics[i] for i in picked),
+    )
 
 
 def joint_samples(
@@ -672,7 +681,14 @@ async def check_joint_defaults(
         return keep_only(url, kept, group.names)
 
     names = sorted(defaults)
-    spread = Spread.of(group, names[0], min_share=config.min_share, most_each=config.samples)
+    # The defaults leave a URL together only where it carries all of them: the companions'
+    # values are counted over those URLs.
+    spread = Spread.of(
+        _carrying_all(group, defaults),
+        names[0],
+        min_share=config.min_share,
+        most_each=config.samples,
+    )
     urls = joint_samples(
         group,
         defaults,
