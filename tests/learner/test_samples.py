@@ -184,7 +184,7 @@ async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_an
     kept = ParamVerdict(
         "non-neutral", 0, 0, 1, extra={"cause": "failed-samples", "samples": samples}
     )
-    found = account([PatternEntry(1, {"ref": kept})], [outcome])
+    found = account({"ref": PatternEntry(1, {"ref": kept})}, [outcome])
     assert found.failures == {"failed-samples": {"original-failed: timeout at screenshot": 1}}
     [line] = warnings("frozen.test", found)
     assert "most samples: original-failed: timeout at screenshot" in line
