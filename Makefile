@@ -10,8 +10,10 @@ setup:
 demo: setup
 	$(PY) -m learner demo
 
+# Two workers: one runs every engine test (browser, Spark, Ray, applications) in order, the
+# other the rest (tests/plugins/engine_guard.py).
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup
