@@ -10,10 +10,8 @@ setup:
 demo: setup
 	$(PY) -m learner demo
 
-# Two workers: one runs every engine test (browser, Spark, Ray, applications) in order, the
-# other the rest (tests/plugins/engine_guard.py).
 test: setup
-	$(PY) -m pytest -n 2 --dist loadgroup
+	$(PY) -m pytest
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup

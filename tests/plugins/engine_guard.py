@@ -25,8 +25,6 @@ ENGINE_FIXTURES = {"browser": "browser_choice", "spark": "spark", "ray": "ray_lo
 
 _NOWHERE = "/nonexistent/start-no-engine-without-its-marker"
 
-_ENGINE_MARKERS = ("browser", "spark", "ray", "apps", "slow")
-
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Refuse a test that uses an engine's fixture without the engine's marker."""
@@ -38,12 +36,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ]
     if wrong:
         raise pytest.UsageError("engine markers missing:\n  " + "\n  ".join(wrong))
-    # Under ``pytest -n 2 --dist loadgroup`` (``make test``) every engine test runs on one
-    # worker, in order and with one of each session fixture, while the other worker runs
-    # the rest: the engines' waits overlap with the fast tests' work.
-    for item in items:
-        if any(item.get_closest_marker(marker) for marker in _ENGINE_MARKERS):
-            item.add_marker(pytest.mark.xdist_group("engines"))
 
 
 def _refuse(marker: str, what: str) -> Callable[..., Any]:
