@@ -10,12 +10,19 @@ setup:
 demo: setup
 	$(PY) -m learner demo
 
+# In two steps, both always run: everything without an engine on one worker per core, then
+# the engine tests (browser, Spark, Ray, the applications, slow) one at a time, in order.
+ENGINES := browser or spark or ray or apps or slow
+
 test: setup
-	$(PY) -m pytest
+	@status=0; \
+	$(PY) -m pytest -n auto -m "not ($(ENGINES))" || status=$$?; \
+	$(PY) -m pytest -m "$(ENGINES)" || status=$$?; \
+	exit $$status
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup
-	$(PY) -m pytest -n auto -m "not browser and not spark and not ray and not apps and not slow"
+	$(PY) -m pytest -n auto -m "not ($(ENGINES))"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"
