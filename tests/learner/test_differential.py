@@ -1,8 +1,11 @@
-"""The learner against a plain browser on every page of the real applications.
+"""The learner against a plain browser on the pages of the real applications.
 
-Every URL of each application's log (``tests/apps``, served once for the whole run and
-shared with ``tests/learner/test_apps.py``) is captured by bare Playwright and by the
-learner's renderer, with the application tests' settings (``tests/learner/differential.py``).
+Every URL of Datasette's log, and one URL per path template and pattern of the other
+applications' logs (``tests/apps``, served once for the whole run and shared with
+``tests/learner/test_apps.py``), is captured by bare Playwright and by the learner's
+renderer, with the application tests' settings (``tests/learner/differential.py``);
+``benchmarks/bench_differential.py`` takes every URL of every log, and every other page
+the suite serves.
 A page the plain browser captures within 5 s, the learner captures: settled, or unsettled
 naming what kept it; and a page that does not move by itself looks the same to both,
 within the comparison's noise. Datasette's table pages (240 books, 100 to a page, with
@@ -19,6 +22,7 @@ from playwright.async_api import async_playwright
 
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer
+from samepage import path_template, pattern_key
 from tests.apps.registry import APPS_CONFIG
 from tests.learner.differential import PLAIN_LIMIT_S, Row, differential, launch_plain, table
 from tests.plugins.apps import ServedApp
@@ -42,7 +46,7 @@ async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list
         browser = await launch_plain(playwright, browser_choice.executable, resolve)
         try:
             rows = await differential(
-                served_app.app.observed_urls(),
+                _pages(served_app.app.name, served_app.app.observed_urls()),
                 renderer,
                 browser,
                 plain_limit_s=PLAIN_LIMIT_S,
@@ -52,6 +56,16 @@ async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list
             await browser.close()
     print(f"\n{served_app.app.name}\n{table(rows)}")
     return rows
+
+
+def _pages(app: str, urls: list[str]) -> list[str]:
+    """Every URL of Datasette's log; of another log, the first URL of each template and pattern."""
+    if app == "datasette":
+        return urls
+    kinds: dict[tuple[str, str], str] = {}
+    for url in urls:
+        kinds.setdefault((path_template(urlsplit(url).path), pattern_key(url)), url)
+    return list(kinds.values())
 
 
 def test_every_page_a_plain_browser_captures_the_learner_captures_and_shows_alike(
