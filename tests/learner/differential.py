@@ -62,10 +62,11 @@ _PLAIN_STATE = """(maxChars) => ({
 
 _TEXT = "(maxChars) => (document.body ? document.body.innerText : '').slice(0, maxChars)"
 
-# After the plain screenshot: how often the text is read again, and for how long, to see
-# whether content arrived after the load event.
+# After the plain screenshot: how often the text is read again, how long it must hold to be
+# still, and for how long at most, to see whether content arrived after the load event.
 _LATE_POLL_S = 0.5
-_LATE_LIMIT_S = 5.0
+_LATE_HOLD_S = 2.0
+_LATE_LIMIT_S = 8.0
 
 _HEIGHT = """() => Math.max(document.documentElement ? document.documentElement.scrollHeight : 0,
   document.body ? document.body.scrollHeight : 0)"""
@@ -82,8 +83,8 @@ class PlainCapture:
     rendering: Rendering | None = None
     error: str = ""
     animated: bool = False
-    """Whether an animation was still running on the page after the screenshot, or the
-    page no longer answered then (its own script keeps it busy)."""
+    """Whether an animation was still running on the page after the screenshot, its text
+    kept changing, or the page no longer answered then (its own script keeps it busy)."""
 
     @property
     def captured(self) -> bool:
@@ -219,7 +220,8 @@ async def plain_capture(
         # Content that arrives after the load event (a search page filling in its results)
         # is not in that screenshot: the picture compared is then taken once the text holds
         # still, as a reader would see the page.
-        if await _text_moves_on(page, at_load, settings.max_text_chars):
+        late = await _late_text(page, at_load, settings.max_text_chars)
+        if late == "late":
             with contextlib.suppress(TimeoutError, PlaywrightError):
                 png = await page.screenshot(full_page=True, clip=clip, timeout=limit_s * 1000)  # type: ignore[arg-type]
         state = {"text": "", "title": "", "animated": True}
@@ -236,7 +238,9 @@ async def plain_capture(
             elapsed_s=round(seconds, 3),
             settled=True,
         )
-        return PlainCapture(url, seconds, rendering, animated=bool(state["animated"]))
+        # Text that never holds still is live content, as a running animation is.
+        moving = bool(state["animated"]) or late == "moving"
+        return PlainCapture(url, seconds, rendering, animated=moving)
     except TimeoutError:
         return PlainCapture(url, time.monotonic() - started, error="page stopped answering")
     except PlaywrightError as exc:
@@ -250,25 +254,30 @@ async def plain_capture(
             pass  # a page frozen by its own script; the browser is closed at the end
 
 
-async def _text_moves_on(page: Page, at_load: str, max_chars: int) -> bool:
-    """Whether the page's text changes after the load event; waits until it holds still.
+async def _late_text(page: Page, at_load: str, max_chars: int) -> str:
+    """How the page's text goes on after the load event: ``still``, ``late`` or ``moving``.
 
-    The text is read every :data:`_LATE_POLL_S` until two reads agree, for at most
-    :data:`_LATE_LIMIT_S`.
+    ``still``: the text read :data:`_LATE_POLL_S` after the screenshot is the text at the
+    load event. Otherwise it is read every :data:`_LATE_POLL_S` until it has held for
+    :data:`_LATE_HOLD_S` (``late``: content that came after the load event), for at most
+    :data:`_LATE_LIMIT_S` (``moving``: a poll, a ticker).
     """
-    last = at_load
-    deadline = time.monotonic() + _LATE_LIMIT_S
+    last, held_since = at_load, time.monotonic()
+    deadline = held_since + _LATE_LIMIT_S
     try:
         while time.monotonic() < deadline:
             await asyncio.sleep(_LATE_POLL_S)
             async with asyncio.timeout(_ANSWER_S):
                 now = await page.evaluate(_TEXT, max_chars)
-            if now == last:
-                break
-            last = now
+            if now == at_load and last == at_load:
+                return "still"
+            if now != last:
+                last, held_since = now, time.monotonic()
+            elif time.monotonic() - held_since >= _LATE_HOLD_S:
+                return "late"
     except (TimeoutError, PlaywrightError):
-        return False
-    return last != at_load
+        return "still"
+    return "moving"
 
 
 async def learner_capture(renderer: Renderer, url: str) -> LearnerCapture:
