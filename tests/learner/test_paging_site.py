@@ -37,12 +37,12 @@ def paging_server() -> Iterator[SiteServer]:
         yield server
 
 
-async def _learn(server: SiteServer, browser: BrowserChoice, folder: Path) -> CrawlResult:
+async def _learn(server: SiteServer, browser: BrowserChoice, out: Path, cache: Path) -> CrawlResult:
     return await crawl(
         [parse_target(f"http://{PAGING_HOST}")],
         config=SUITE_CONFIG,
-        out=folder / "learned.json",
-        cache=folder / "run",
+        out=out,
+        cache=cache,
         observed=paging_urls(),
         resolve=server.resolve(),
         browser=browser.executable,
@@ -55,7 +55,8 @@ async def paging_run(
     browser_choice: BrowserChoice,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> CrawlResult:
-    return await _learn(paging_server, browser_choice, tmp_path_factory.mktemp("paging"))
+    folder = tmp_path_factory.mktemp("paging")
+    return await _learn(paging_server, browser_choice, folder / "learned.json", folder / "run")
 
 
 @pytest.mark.browser
@@ -81,14 +82,8 @@ async def test_a_resumed_run_decides_the_same(
     browser_choice: BrowserChoice,
     tmp_path: Path,
 ) -> None:
-    again = await crawl(
-        [parse_target(f"http://{PAGING_HOST}")],
-        config=SUITE_CONFIG,
-        out=tmp_path / "learned.json",
-        cache=paging_run.run_folder,
-        observed=paging_urls(),
-        resolve=paging_server.resolve(),
-        browser=browser_choice.executable,
+    again = await _learn(
+        paging_server, browser_choice, tmp_path / "learned.json", paging_run.run_folder
     )
     assert again.stats["renders"] == 0
     assert (
