@@ -132,6 +132,7 @@ class _HostPolicy:
         "prefixes",
         "scoped",
         "shared",
+        "verdict_rules",
     )
 
     def __init__(
@@ -164,6 +165,8 @@ class _HostPolicy:
         self.allow = tuple(extra_allow)
         self.learned_key: str | None = learned[0] if learned else None
         self.learned: DomainEntry | None = learned[1] if learned else None
+        # Each recorded verdict's decision, built once: (label, name) -> (keep, rule).
+        self.verdict_rules: dict[tuple[str, str], tuple[bool, Rule]] = {}
         self.fallback = (
             self.learned.fallback()
             if self.learned is not None and norm.learned_fallback == "domain"
@@ -497,16 +500,23 @@ def _learned_decision(
         decided = _default_decision(where, name, recorded, found, scope, piece, pairs, evidence)
         if decided is not None:
             return decided
+    assert label is not None  # a recorded verdict came from a pattern or a template scope
+    decided = policy.verdict_rules.get((label, name))
+    if decided is None:
+        decided = not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, evidence)
+        policy.verdict_rules[(label, name)] = decided
+    return decided
+
+
+def _verdict_rule(where: str, name: str, recorded: ParamVerdict, evidence: str) -> Rule:
+    """The rule of a recorded verdict, its detail the counts, reason and coverage."""
     detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
     if recorded.reason:
         detail += f"; {recorded.reason}"
     covered = recorded.extra.get("coverage")
     if isinstance(covered, dict) and covered.get("values"):
         detail += _companion_note(covered["values"])
-    if evidence:
-        detail += evidence
-    rule = Rule(f"learned:{key}:{label}:{name}:{recorded.verdict}", "learned", detail)
-    return not recorded.neutral, rule
+    return Rule(f"learned:{where}:{name}:{recorded.verdict}", "learned", detail + evidence)
 
 
 def _as_matcher(
