@@ -210,12 +210,9 @@ async def plain_capture(
         async with asyncio.timeout(limit_s + _ANSWER_S):
             page = await context.new_page()
             response = await page.goto(url, wait_until="load", timeout=limit_s * 1000)
-            height = int(await page.evaluate(_HEIGHT))
-            clip = {"x": 0, "y": 0, "width": settings.viewport_width}
-            clip["height"] = min(max(height, settings.viewport_height), settings.max_page_height)
-            left = max(limit_s - (time.monotonic() - started), 0.1)
             at_load = await page.evaluate(_TEXT, settings.max_text_chars)
-            png = await page.screenshot(full_page=True, clip=clip, timeout=left * 1000)  # type: ignore[arg-type]
+            left = max(limit_s - (time.monotonic() - started), 0.1)
+            png = await _screenshot(page, settings, left)
         seconds = time.monotonic() - started
         # Content that arrives after the load event (a search page filling in its results)
         # is not in that screenshot: the picture compared is then taken once the text holds
@@ -223,7 +220,7 @@ async def plain_capture(
         late = await _late_text(page, at_load, settings.max_text_chars)
         if late == "late":
             with contextlib.suppress(TimeoutError, PlaywrightError):
-                png = await page.screenshot(full_page=True, clip=clip, timeout=limit_s * 1000)  # type: ignore[arg-type]
+                png = await _screenshot(page, settings, limit_s)
         state = {"text": "", "title": "", "animated": True}
         with contextlib.suppress(TimeoutError, PlaywrightError):
             async with asyncio.timeout(_ANSWER_S):
@@ -252,6 +249,15 @@ async def plain_capture(
                 await context.close()
         except (TimeoutError, PlaywrightError):
             pass  # a page frozen by its own script; the browser is closed at the end
+
+
+async def _screenshot(page: Page, settings: RenderSettings, limit_s: float) -> bytes:
+    """The page from its top, as tall as it is now (content may have come since the last
+    picture), at most ``max_page_height``."""
+    height = int(await page.evaluate(_HEIGHT))
+    clip = {"x": 0, "y": 0, "width": settings.viewport_width}
+    clip["height"] = min(max(height, settings.viewport_height), settings.max_page_height)
+    return await page.screenshot(full_page=True, clip=clip, timeout=limit_s * 1000)  # type: ignore[arg-type]
 
 
 async def _late_text(page: Page, at_load: str, max_chars: int) -> str:

@@ -74,8 +74,7 @@ def test_every_page_a_plain_browser_captures_the_learner_captures_and_shows_alik
     problems = {row.url: row.problems() for row in app_rows if row.problems()}
     assert problems == {}, table(app_rows)
     # Every page both captured that the learner settled and found still (no animation, no
-    # callback that ran again and again: Sphinx's search fills its results in that way) was
-    # compared, and found the same.
+    # callback that ran again and again) was compared, and found the same.
     still = [
         row
         for row in app_rows
