@@ -11,13 +11,15 @@ demo: setup
 	$(PY) -m learner demo
 
 # In two steps, both always run: everything without an engine on one worker per core, then
-# the engine tests (browser, Spark, Ray, the applications, slow) one at a time, in order.
+# the engine tests (browser, Spark, Ray, the applications, slow), one worker per core again,
+# each test file whole on one worker (a file's fixtures, a crawl or a served application, are
+# made once). Engine tests mostly wait on pages and servers, so two at once keep both busy.
 ENGINES := browser or spark or ray or apps or slow
 
 test: setup
 	@status=0; \
 	$(PY) -m pytest -n auto -m "not ($(ENGINES))" || status=$$?; \
-	$(PY) -m pytest -m "$(ENGINES)" || status=$$?; \
+	$(PY) -m pytest -n auto --dist loadfile -m "$(ENGINES)" || status=$$?; \
 	exit $$status
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
