@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import pkgutil
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from samepage._encoding import unquote_for_matching
 from samepage._hosts import host_suffixes, longest_key, lookup_host
@@ -30,6 +30,7 @@ from samepage.errors import SamepageError
 __all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "default_rules"]
 
 _R = TypeVar("_R", RedirectRule, AliasRule)
+_T = TypeVar("_T")
 
 Layer = Literal["blocklist", "allowlist", "learned", "ambiguous", "default"]
 
@@ -122,6 +123,67 @@ class DomainRules:
     allow: NameMatcher
     block: NameMatcher
     except_paths: re.Pattern[str] | None = None
+
+
+_COMPILE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, re.error)
+
+
+class _Groups(Mapping[str, DomainRules]):
+    """Host key to platform group, each group compiled the first time one of its hosts is read.
+
+    A stream of URLs visits few of the hundreds of platforms the built-in rules know, and
+    compiling every group's names up front cost more than normalising a first batch.
+    A group is compiled once and that one object is returned from then on (also when two
+    threads compile it at once), so it can key a cache.
+    """
+
+    __slots__ = ("_compiled", "_groups", "_index")
+
+    def __init__(self, groups: Sequence[Mapping[str, Any]]) -> None:
+        self._groups = groups
+        self._index = {host.lower(): i for i, group in enumerate(groups) for host in group["hosts"]}
+        self._compiled: dict[int, DomainRules] = {}
+
+    def __getitem__(self, host: str) -> DomainRules:
+        return self._group(self._index[host])
+
+    @overload
+    def get(self, host: str, /) -> DomainRules | None: ...
+    @overload
+    def get(self, host: str, /, default: DomainRules | _T) -> DomainRules | _T: ...
+    def get(self, host: str, /, default: object = None) -> object:
+        """The group of the host key ``host``, or ``default`` (no exception on the way)."""
+        index = self._index.get(host)
+        return default if index is None else self._group(index)
+
+    def __contains__(self, host: object) -> bool:
+        return host in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __repr__(self) -> str:
+        return f"<{len(self._groups)} platform groups on {len(self._index)} host keys>"
+
+    def compile_all(self) -> None:
+        """Compile every group now (a document from a caller is checked whole when read)."""
+        for index in range(len(self._groups)):
+            self._group(index)
+
+    def _group(self, index: int) -> DomainRules:
+        found = self._compiled.get(index)
+        if found is None:
+            group = self._groups[index]
+            try:
+                compiled = _domain_rules(group)
+            except _COMPILE_ERRORS as exc:
+                where = f"domains[{index}] ({group['hosts'][0]})"
+                raise SamepageError(f"rules: {where}: {type(exc).__name__}: {exc}") from exc
+            found = self._compiled.setdefault(index, compiled)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +329,15 @@ class RuleSet:
             SamepageError: for an unknown format, or an entry that is not well formed; the
                 message names the section, the entry's place in it and the problem.
         """
+        return cls._read(data, lazy=False)
+
+    @classmethod
+    def _read(cls, data: Mapping[str, Any], *, lazy: bool) -> RuleSet:
+        """Check and compile a document; with ``lazy``, each platform group on first use.
+
+        Only a document nobody else holds may be lazy (the package's own): a group is
+        compiled from the document as it is then.
+        """
         if not isinstance(data, Mapping):
             raise SamepageError("rules: the document must be a JSON object")
         if data.get("format") != "samepage.rules" or data.get("version") != 1:
@@ -275,9 +346,13 @@ class RuleSet:
             )
         _check_entries(data)
         try:
-            return cls._compile(data)
-        except (KeyError, TypeError, ValueError, AttributeError, re.error) as exc:
+            rules = cls._compile(data)
+        except _COMPILE_ERRORS as exc:
             raise SamepageError(f"rules: {type(exc).__name__}: {exc}") from exc
+        if not lazy:
+            assert isinstance(rules.domains, _Groups)
+            rules.domains.compile_all()
+        return rules
 
     @classmethod
     def _compile(cls, data: Mapping[str, Any]) -> RuleSet:
@@ -294,23 +369,10 @@ class RuleSet:
                     prefixes.append((key[:-1], rule))
                 else:
                     ambiguous[key] = rule
-        domains: dict[str, DomainRules] = {}
-        for group in data.get("domains", []):
-            hosts = tuple(h.lower() for h in group["hosts"])
-            label = hosts[0]
-            excepted = group.get("except_paths", [])
-            rules = DomainRules(
-                hosts,
-                allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
-                block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
-                except_paths=re.compile("|".join(excepted)) if excepted else None,
-            )
-            for host in hosts:
-                domains[host] = rules
         return cls(
             tracking,
             ambiguous,
-            domains,
+            _Groups(data.get("domains", [])),
             ambiguous_prefixes=tuple(sorted(prefixes, key=lambda item: -len(item[0]))),
             redirects=compile_redirects(data.get("redirects", [])),
             aliases=compile_aliases(data.get("aliases", [])),
@@ -318,12 +380,26 @@ class RuleSet:
         )
 
 
+def _domain_rules(group: Mapping[str, Any]) -> DomainRules:
+    """One platform group of a rules document, compiled."""
+    hosts = tuple(h.lower() for h in group["hosts"])
+    label = hosts[0]
+    excepted = group.get("except_paths", [])
+    return DomainRules(
+        hosts,
+        allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
+        block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
+        except_paths=re.compile("|".join(excepted)) if excepted else None,
+    )
+
+
 def _check_entries(data: Mapping[str, Any]) -> None:
     """Name the first entry of a rules document that cannot be compiled, and why."""
+    # A place is only formatted for a bad entry, and a parsed document's dicts pass the
+    # cheap type() test before the generic Mapping one: a file has thousands of entries.
 
     def problem(entry: object) -> str:
-        # The place of an entry is only formatted for a bad one: a file has thousands.
-        if not isinstance(entry, Mapping):
+        if type(entry) is not dict and not isinstance(entry, Mapping):
             return "an entry must be an object"
         key = entry.get("name")
         if key is None:
@@ -334,26 +410,29 @@ def _check_entries(data: Mapping[str, Any]) -> None:
             return "needs exactly one of 'name' or 'prefix'"
         return ""
 
-    def listed(where: str, value: object) -> list[Any]:
+    def listed(value: object, where: str, *place: object) -> list[Any]:
         if not isinstance(value, list):
-            raise SamepageError(f"rules: {where}: must be a list")
+            raise SamepageError(f"rules: {where.format(*place)}: must be a list")
         return value
 
     for section in ("tracking", "ambiguous", "session"):
-        for index, entry in enumerate(listed(section, data.get(section, []))):
+        for index, entry in enumerate(listed(data.get(section, []), section)):
             if found := problem(entry):
                 raise SamepageError(f"rules: {section}[{index}]: {found}")
-    for index, group in enumerate(listed("domains", data.get("domains", []))):
-        where = f"domains[{index}]"
-        hosts = group.get("hosts") if isinstance(group, Mapping) else None
+    for index, group in enumerate(listed(data.get("domains", []), "domains")):
+        is_mapping = type(group) is dict or isinstance(group, Mapping)
+        hosts = group.get("hosts") if is_mapping else None
         if not isinstance(hosts, list) or not hosts or not all(isinstance(h, str) for h in hosts):
-            raise SamepageError(f"rules: {where}: 'hosts' must be a non-empty list of names")
+            message = "'hosts' must be a non-empty list of names"
+            raise SamepageError(f"rules: domains[{index}]: {message}")
         for kind in ("allow", "block"):
-            for number, entry in enumerate(listed(f"{where}.{kind}", group.get(kind, []))):
+            entries = listed(group.get(kind, []), "domains[{}].{}", index, kind)
+            for number, entry in enumerate(entries):
                 if found := problem(entry):
-                    raise SamepageError(f"rules: {where} ({hosts[0]}).{kind}[{number}]: {found}")
+                    where = f"domains[{index}] ({hosts[0]}).{kind}[{number}]"
+                    raise SamepageError(f"rules: {where}: {found}")
     for section in ("redirects", "aliases", "path_sessions"):
-        for index, entry in enumerate(listed(section, data.get(section, []))):
+        for index, entry in enumerate(listed(data.get(section, []), section)):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
                 raise SamepageError(f"rules: {section}[{index}]: needs a string 'id'")
 
@@ -388,6 +467,14 @@ def _matcher(entries: Iterable[Mapping[str, str]], label: str, layer: Layer) -> 
 
 @cache
 def default_rules() -> RuleSet:
-    """The rules shipped with samepage, read once from the package data."""
-    text = resources.files("samepage").joinpath("data/rules.json").read_text(encoding="utf-8")
-    return RuleSet.from_json(json.loads(text))
+    """The rules shipped with samepage, read once from the package data.
+
+    A platform group is compiled the first time a URL of one of its hosts is seen (the
+    test suite compiles the whole file). The file is read through the package's loader, as
+    ``importlib.resources`` reads it, without importing that machinery (and ``zipfile``) on
+    the first normalisation.
+    """
+    data = pkgutil.get_data("samepage", "data/rules.json")
+    if data is None:
+        raise SamepageError("rules: samepage/data/rules.json cannot be read")
+    return RuleSet._read(json.loads(data), lazy=True)
