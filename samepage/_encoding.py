@@ -32,7 +32,9 @@ _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _KEPT_BYTE = re.compile("[\udc80-\udcff]")
 
 
-@dataclass(frozen=True, slots=True)
+# eq=False: a component is one of the module's constants, and a cache keyed on it hashes
+# it by identity (the generated hash of three patterns cost as much as the lookup itself).
+@dataclass(frozen=True, slots=True, eq=False)
 class Component:
     """The characters a URL component may hold raw, as compiled patterns.
 
@@ -49,7 +51,9 @@ class Component:
         """Build the patterns for a component whose raw characters are the class ``chars``."""
         return cls(
             re.compile(f"[{chars}]*"),
-            re.compile(f"(?:[{chars}]|{_KEPT_ESCAPE})*"),
+            # (?:c|e)* written as c*(?:ec*)*: the same strings, and runs of plain characters
+            # are one quick repeat instead of one alternation each (twice as fast).
+            re.compile(f"[{chars}]*(?:{_KEPT_ESCAPE}[{chars}]*)*"),
             re.compile(f"%[0-9A-Fa-f]{{2}}|[^{chars}]"),
         )
 
