@@ -122,6 +122,7 @@ class _HostPolicy:
         "ambiguous",
         "block",
         "by_name",
+        "codes",
         "except_paths",
         "excepted",
         "fallback",
@@ -189,6 +190,7 @@ class _HostPolicy:
         self.prefix_keys = tuple(p for p, _ in self.prefixes)
         self.by_name: dict[str, AmbiguousRule | None] = {}
         self.names: dict[str, tuple[int, Rule | None]] = {}
+        self.codes: dict[str, int] = {}
 
     def static(self, name: str) -> tuple[int, Rule | None]:
         """Blocklist and allowlist decision for ``name`` (cached per host)."""
@@ -211,6 +213,23 @@ class _HostPolicy:
         if len(self.names) < _NAME_CACHE_LIMIT:
             self.names[name] = decided
         return decided
+
+    def code(self, name: str) -> int:
+        """What the filter does with ``name`` (cached per host): drop, keep, or ask :meth:`dynamic`.
+
+        A name the static rules leave open is kept outright when no later layer can drop it
+        here (no learned entry, no ambiguous rule): :meth:`dynamic` would keep it by default.
+        """
+        code = self.static(name)[0]
+        if code == _OPEN and self.learned is None:
+            ambiguous = self.by_name.get(name, _UNSEEN)
+            if ambiguous is _UNSEEN:
+                ambiguous = self._ambiguous_rule(name)
+            if ambiguous is None:
+                code = _KEEP
+        if len(self.codes) < _NAME_CACHE_LIMIT:
+            self.codes[name] = code
+        return code
 
     def dynamic(
         self, name: str, piece: str, pattern: str | None, pairs: list[Pair], template: str | None
@@ -799,18 +818,20 @@ class MIQPSNormalizer:
             policy = policy.excepted
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
-        cached = policy.names.get
+        cached = policy.codes.get
         # query_pairs() inlined: this loop is the hot path of every normalisation. Most
-        # queries need no escape work at all: one check for the whole query saves one per piece.
-        clean = QUERY.safe.fullmatch(query) is not None
+        # queries need no escape work at all (their escapes, if any, are in normal form
+        # already): one check for the whole query saves one per piece.
+        clean = QUERY.safe.fullmatch(query) is not None or QUERY.clean.fullmatch(query) is not None
         for piece in query.split("&"):
             if not piece:
                 continue
             if not clean:
                 piece = normalize_escapes(piece, QUERY)
             pair = (piece.partition("=")[0], piece)
-            decided = cached(pair[0]) or policy.static(pair[0])
-            code = decided[0]
+            code = cached(pair[0])
+            if code is None:
+                code = policy.code(pair[0])
             if code == _KEEP:
                 kept.append(pair)
             elif code == _OPEN:
