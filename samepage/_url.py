@@ -203,6 +203,14 @@ def _normalize_host(host: str) -> str:
     else:
         if host.startswith("["):
             return _ipv6(host[1:-1])
+        if host.isascii() and "%" not in host:
+            lowered = host.lower()
+            if lowered != host:
+                # Another case of an ASCII name has the (cached) answer of its lower case.
+                try:
+                    return _normalize_host(lowered)
+                except ValueError:
+                    pass  # raised again below, naming the host as it was written
         name = _decode_host(host)
     if name.endswith(".") and len(name) > 1:
         # "example.com." names the same site as "example.com" for every practical purpose.
@@ -296,6 +304,9 @@ def _ipv6(literal: str) -> str:
     return f"[{compressed}]"
 
 
+# Cached whole: a site's paths repeat (/watch, /search, /product), and a hit costs half the
+# checks that find a path already normal.
+@lru_cache(maxsize=32768)
 def normalize_path(path: str) -> str:
     """Normalise a path: escapes, dot segments, ``//`` runs and one trailing slash.
 
@@ -313,7 +324,6 @@ def normalize_path(path: str) -> str:
     return _normalize_path_slow(path)
 
 
-@lru_cache(maxsize=16384)
 def _normalize_path_slow(path: str) -> str:
     path = normalize_escapes(path, PATH)
     if "/." in path:
