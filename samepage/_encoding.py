@@ -68,11 +68,22 @@ FRAGMENT = QUERY
 USERINFO = Component.of("A-Za-z0-9\\-._~!$&'()*+,;=:")
 
 
+def _escape_form(token: str) -> str:
+    """The normal form of one escape: the character if unreserved, else upper-case hex."""
+    char = chr(int(token[1:], 16))
+    return char if char in _UNRESERVED else token.upper()
+
+
+_HEX = "0123456789ABCDEFabcdef"
+# Every spelling of an escape and its normal form (484 of them), looked up per token.
+_ESCAPE_FORMS = {f"%{a}{b}": _escape_form(f"%{a}{b}") for a in _HEX for b in _HEX}
+
+
 def _rewrite(match: re.Match[str]) -> str:
     token = match.group()
-    if len(token) == 3 and token[0] == "%":
-        char = chr(int(token[1:], 16))
-        return char if char in _UNRESERVED else token.upper()
+    form = _ESCAPE_FORMS.get(token)
+    if form is not None:
+        return form
     return "".join(f"%{byte:02X}" for byte in _utf8(token))
 
 
