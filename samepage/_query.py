@@ -69,9 +69,12 @@ def join_pattern(names: Iterable[str]) -> str:
 
 
 def serialize(pairs: list[Pair]) -> str:
-    """Join pairs sorted by name; the sort is stable, so repeated names keep their order."""
+    """Join pairs sorted by name; the sort is stable, so repeated names keep their order.
+
+    ``pairs`` is sorted in place: every caller builds the list for this call.
+    """
     if len(pairs) > 1:
-        pairs = sorted(pairs, key=_name)
+        pairs.sort(key=_name)
     return "&".join([piece for _, piece in pairs])
 
 
