@@ -6,10 +6,10 @@ linear in the host's length, however many labels the host has.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeVar
 
-__all__ = ["host_suffixes", "longest_key", "lookup_host"]
+__all__ = ["KeyTails", "host_suffixes", "longest_key", "lookup_host"]
 
 T = TypeVar("T")
 
@@ -74,3 +74,41 @@ def lookup_host(
         if value is not None:
             return key, value
     return None
+
+
+def _tail(host: str) -> str:
+    """The last two labels of ``host`` (all of it when it has one or two)."""
+    return host[host.rfind(".", 0, max(host.rfind("."), 0)) + 1 :]
+
+
+class KeyTails:
+    """The last two labels of the keys of host tables: a quick test that no key covers a host.
+
+    A key covers a host when it is the host or a parent domain of it, so a key of two
+    labels or more ends the same two labels as every host it covers (and a key of one label
+    is the host's last label). A host whose tail is none of the keys' tails is covered by
+    no key: one set lookup instead of a walk over its suffixes, for the many hosts of a
+    stream that no rule names.
+
+    >>> tails = KeyTails(["youtube.com", "amazon.co.uk", "localhost"])
+    >>> tails.may_cover("m.youtube.com"), tails.may_cover("www.amazon.co.uk")
+    (True, True)
+    >>> tails.may_cover("shop.example.com"), tails.may_cover("localhost")
+    (False, True)
+    """
+
+    __slots__ = ("_labels", "_tails")
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        tails: set[str] = set()
+        labels: set[str] = set()
+        for key in keys:
+            (tails if "." in key else labels).add(_tail(key))
+        self._tails = frozenset(tails)
+        self._labels = frozenset(labels)
+
+    def may_cover(self, host: str) -> bool:
+        """False only if no key covers ``host`` (True: look it up)."""
+        if _tail(host) in self._tails:
+            return True
+        return bool(self._labels) and host[host.rfind(".") + 1 :] in self._labels

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, Literal, TypeVar, overload
 
 from samepage._encoding import unquote_for_matching
-from samepage._hosts import host_suffixes, longest_key, lookup_host
+from samepage._hosts import KeyTails, host_suffixes, longest_key, lookup_host
 from samepage._rewrite import (
     AliasRule,
     PathSessionRule,
@@ -200,6 +200,8 @@ class RuleSet:
     _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
     # The longest key of the excepts, domains and redirects tables: host lookups stay linear.
     _longest: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    # The tails of those tables' keys: most hosts are in none of them, found with one lookup.
+    _tails: KeyTails = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         excepts: dict[str, set[str]] = {}
@@ -209,10 +211,11 @@ class RuleSet:
         object.__setattr__(self, "_excepts", {h: frozenset(n) for h, n in excepts.items()})
         longest = (longest_key(excepts), longest_key(self.domains), longest_key(self.redirects))
         object.__setattr__(self, "_longest", longest)
+        object.__setattr__(self, "_tails", KeyTails([*excepts, *self.domains, *self.redirects]))
 
     def excepted_names(self, host: str) -> frozenset[str]:
         """The ambiguous names that are always content on ``host`` (its except-hosts)."""
-        if not self._excepts:
+        if not self._excepts or not self._tails.may_cover(host):
             return frozenset()
         found: frozenset[str] = frozenset()
         for suffix in host_suffixes(host, self._longest[0]):
@@ -223,11 +226,15 @@ class RuleSet:
 
     def domain(self, host: str) -> DomainRules | None:
         """The rules of the longest domain key covering ``host``."""
+        if not self._tails.may_cover(host):
+            return None
         found = lookup_host(self.domains, host, longest=self._longest[1])
         return found[1] if found else None
 
     def redirect_rules(self, host: str) -> tuple[RedirectRule, ...]:
         """The redirect rules of the longest host key covering ``host`` (none: empty)."""
+        if not self._tails.may_cover(host):
+            return ()
         found = lookup_host(self.redirects, host, longest=self._longest[2])
         return found[1] if found else ()
 
