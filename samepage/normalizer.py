@@ -632,9 +632,13 @@ class MIQPSNormalizer:
         set_(self, "_extra_allow_longest", longest_key(self._extra_allow_hosts))
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
+        triggers = session_triggers(ruleset.path_sessions)
+        set_(self, "_session_triggers", triggers)
+        # The session rules are tried on the paths that hold a trigger. Only rules without
+        # triggers ("": look at every path) need a probe: one search for all of them.
         sessions = [f"(?:{rule.pattern.pattern})" for rule in ruleset.path_sessions]
-        set_(self, "_session_probe", re.compile("|".join(sessions), re.I) if sessions else None)
-        set_(self, "_session_triggers", session_triggers(ruleset.path_sessions))
+        probe = re.compile("|".join(sessions), re.I) if sessions and "" in triggers else None
+        set_(self, "_session_probe", probe)
         set_(self, "_shared", {})
         set_(self, "_frozen", True)
 
@@ -645,7 +649,7 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _extra_allow_longest: int
-    _policies: dict[tuple[str, str], _HostPolicy]
+    _policies: dict[str | tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
     _session_triggers: tuple[str, str]
@@ -660,7 +664,7 @@ class MIQPSNormalizer:
         return f"<MIQPSNormalizer learned_domains={learned} fallback={self.learned_fallback!r}>"
 
     def _policy(self, host: str, port: str) -> _HostPolicy:
-        key = (host, port)
+        key = (host, port) if port else host
         policy = self._policies.get(key)
         if policy is None:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
@@ -741,7 +745,12 @@ class MIQPSNormalizer:
             scheme, userinfo, host, port, path, query, fragment = parts
             new = parts
             probe = self._session_probe
-            sessions = self.rules.path_sessions if probe and probe.search(path) else ()
+            if probe is None:
+                first, second = self._session_triggers
+                may_hold = first in path or second in path
+            else:
+                may_hold = probe.search(path) is not None
+            sessions = self.rules.path_sessions if may_hold else ()
             for session in sessions:
                 stripped = session.strip(path)
                 if stripped != path:
@@ -813,7 +822,8 @@ class MIQPSNormalizer:
         return keys
 
     def _filter(self, host: str, port: str, path: str, query: str) -> str:
-        policy = self._policies.get((host, port)) or self._policy(host, port)
+        # Keyed by the host alone on the default port: no tuple to build on the hot path.
+        policy = self._policies.get((host, port) if port else host) or self._policy(host, port)
         if policy.except_paths is not None and policy.except_paths.match(path):
             policy = policy.excepted
         kept: list[Pair] = []
