@@ -24,15 +24,11 @@ def query_pairs(query: str) -> list[Pair]:
     >>> query_pairs("b=2&&A=%7e1&flag")
     [('b', 'b=2'), ('A', 'A=~1'), ('flag', 'flag')]
     """
-    pairs: list[Pair] = []
-    fullmatch = QUERY.safe.fullmatch
-    for piece in query.split("&"):
-        if not piece:
-            continue
-        if fullmatch(piece) is None:
-            piece = normalize_escapes(piece, QUERY)
-        pairs.append((piece.partition("=")[0], piece))
-    return pairs
+    # The escapes of the whole query at once: "&" is never escaped nor unescaped, and no
+    # escape spans it, so the pieces are those of each piece normalised alone.
+    if QUERY.safe.fullmatch(query) is None:
+        query = normalize_escapes(query, QUERY)
+    return [(piece.partition("=")[0], piece) for piece in query.split("&") if piece]
 
 
 def query_params(url: str) -> list[tuple[str, str]]:

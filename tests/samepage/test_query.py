@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from samepage import normalize_url, pattern_key
+from samepage._encoding import _KEPT_ESCAPE, _PCHAR, QUERY, normalize_escapes
+from samepage._query import query_pairs
 
 
 @pytest.mark.parametrize(
@@ -47,3 +53,25 @@ def test_query(url: str, expected: str) -> None:
 )
 def test_pattern_key(url: str, expected: str) -> None:
     assert pattern_key(url) == expected
+
+
+_QUERY_TEXT = st.text(alphabet="ab=&%2fF7eE~ \u00e9\udcff+?", max_size=24)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_QUERY_TEXT)
+def test_a_query_normalised_whole_has_the_pieces_normalised_one_by_one(query: str) -> None:
+    # "&" is never escaped nor unescaped and no escape spans it: one pass for the query.
+    pieces = [normalize_escapes(piece, QUERY) for piece in query.split("&") if piece]
+    assert query_pairs(query) == [(piece.partition("=")[0], piece) for piece in pieces]
+
+
+_DEFINED_CLEAN = re.compile(f"(?:[{_PCHAR}/?]|{_KEPT_ESCAPE})*")
+
+
+@settings(max_examples=500, deadline=None)
+@given(_QUERY_TEXT)
+def test_the_normal_form_check_accepts_exactly_the_strings_of_its_definition(text: str) -> None:
+    # Plain characters or escapes already in normal form, in any order.
+    expected = _DEFINED_CLEAN.fullmatch(text) is not None
+    assert (QUERY.clean.fullmatch(text) is not None) == expected
