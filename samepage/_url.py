@@ -52,31 +52,27 @@ def split_url(url: str) -> Parts | None:
         text = text.strip(_STRIP)
     if "\t" in text or "\n" in text or "\r" in text:
         text = _TAB_NEWLINE.sub("", text)
-    colon = text.find(":")
-    if colon <= 0:
-        raise InvalidURL(url, "not an absolute URL (no scheme)")
-    scheme = text[:colon]
-    if scheme != "https" and scheme != "http":
-        if not _SCHEME.match(text, 0, colon + 1):
-            raise InvalidURL(url, "not an absolute URL (no scheme)")
-        scheme = scheme.lower()
-        if scheme != "http" and scheme != "https":
-            return None
-    if text[colon + 1 : colon + 3] != "//":
-        if "\\" in text:
-            # Browsers read "\" as "/" before the query in http(s) URLs.
-            text = _backslashes(text)
-        if text[colon + 1 : colon + 3] != "//":
-            raise InvalidURL(url, "missing '//' after the scheme")
-    elif "\\" in text:
-        text = _backslashes(text)
-    rest, _, fragment = text[colon + 3 :].partition("#")
-    rest, _, query = rest.partition("?")
-    slash = rest.find("/")
-    if slash < 0:
-        authority, path = rest, "/"
+    # The common spellings first, without the general checks of the scheme.
+    if text.startswith("https://"):
+        scheme, start = "https", 8
+    elif text.startswith("http://"):
+        scheme, start = "http", 7
     else:
-        authority, path = rest[:slash], rest[slash:]
+        found = _scheme(url, text)
+        if found is None:
+            return None
+        scheme, start = found
+    if "\\" in text:
+        # Browsers read "\" as "/" before the query in http(s) URLs.
+        text = _backslashes(text)
+    # Nothing before ``start`` is "#", "?" or "/": the whole text is split, not a copy of its tail.
+    rest, _, fragment = text.partition("#")
+    rest, _, query = rest.partition("?")
+    slash = rest.find("/", start)
+    if slash < 0:
+        authority, path = rest[start:], "/"
+    else:
+        authority, path = rest[start:slash], rest[slash:]
     userinfo = ""
     if "@" in authority:
         userinfo, _, authority = authority.rpartition("@")
@@ -100,6 +96,26 @@ def split_url(url: str) -> Parts | None:
         query,
         normalize_fragment(fragment) if fragment else "",
     )
+
+
+def _scheme(url: str, text: str) -> tuple[str, int] | None:
+    """The scheme of an absolute URL in lower case and where its authority starts.
+
+    ``None`` for a scheme other than http(s).
+
+    Raises:
+        InvalidURL: for a URL without a scheme, or an http(s) URL without "//" after it.
+    """
+    colon = text.find(":")
+    if colon <= 0 or not _SCHEME.match(text, 0, colon + 1):
+        raise InvalidURL(url, "not an absolute URL (no scheme)")
+    scheme = text[:colon].lower()
+    if scheme != "http" and scheme != "https":
+        return None
+    # A "\\" after the scheme is a "/" to browsers (split_url replaces every one).
+    if text[colon + 1 : colon + 3].replace("\\", "/") != "//":
+        raise InvalidURL(url, "missing '//' after the scheme")
+    return scheme, colon + 3
 
 
 def url_host(url: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from samepage import InvalidURL, normalize_url
@@ -29,6 +31,9 @@ from samepage import InvalidURL, normalize_url
         ("https://example.com/a/%2e%2E/b", "https://example.com/b"),
         ("https://example.com/CaseMatters", "https://example.com/CaseMatters"),
         ("https://example.com\\a\\b?x=\\", "https://example.com/a/b?x=%5C"),
+        ("HTTPS:\\\\Example.com\\a", "https://example.com/a"),
+        ("https:/\\example.com/a", "https://example.com/a"),
+        ("hTtP://Example.com/a", "http://example.com/a"),
         # percent-encoding: hex case, unreserved decoded, reserved kept, unsafe encoded
         ("https://example.com/%7euser/%41", "https://example.com/~user/A"),
         ("https://example.com/a%2fb", "https://example.com/a%2Fb"),
@@ -105,6 +110,13 @@ def test_invalid_urls_raise_invalid_url(url: str, reason: str) -> None:
         normalize_url(url)
     assert isinstance(info.value, ValueError)
     assert info.value.url == url
+
+
+def test_an_invalid_host_is_named_as_it_was_written() -> None:
+    # Another case of a name takes the answer of its lower case, never its error message.
+    with pytest.raises(InvalidURL, match=re.escape("empty label in host 'Ex..Ample.com'")):
+        normalize_url("https://Ex..Ample.com/")
+    assert normalize_url("https://ExAmple.COM/") == normalize_url("https://example.com/")
 
 
 def test_non_string_is_a_type_error() -> None:
