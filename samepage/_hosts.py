@@ -76,11 +76,6 @@ def lookup_host(
     return None
 
 
-def _tail(host: str) -> str:
-    """The last two labels of ``host`` (all of it when it has one or two)."""
-    return host[host.rfind(".", 0, max(host.rfind("."), 0)) + 1 :]
-
-
 class KeyTails:
     """The last two labels of the keys of host tables: a quick test that no key covers a host.
 
@@ -103,12 +98,19 @@ class KeyTails:
         tails: set[str] = set()
         labels: set[str] = set()
         for key in keys:
-            (tails if "." in key else labels).add(_tail(key))
+            dot = key.rfind(".")
+            if dot < 0:
+                labels.add(key)
+            else:
+                tails.add(key[key.rfind(".", 0, dot) + 1 :])
         self._tails = frozenset(tails)
         self._labels = frozenset(labels)
 
     def may_cover(self, host: str) -> bool:
         """False only if no key covers ``host`` (True: look it up)."""
-        if _tail(host) in self._tails:
+        dot = host.rfind(".")
+        if dot < 0:
+            return host in self._labels
+        if host[host.rfind(".", 0, dot) + 1 :] in self._tails:
             return True
-        return bool(self._labels) and host[host.rfind(".") + 1 :] in self._labels
+        return bool(self._labels) and host[dot + 1 :] in self._labels

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import samepage._hosts as hosts
 from samepage import MIQPSNormalizer
-from samepage._hosts import host_suffixes, lookup_host
+from samepage._hosts import KeyTails, host_suffixes, lookup_host
 from samepage.learned import LearnedSet
 
 
@@ -76,3 +78,31 @@ def test_normalize_cost_grows_linearly_with_the_label_count(
         key = norm.normalize(f"https://{'a.' * labels}shop.example/p?id=1&x=2")
         assert key.endswith("shop.example/p?id=1")
         assert sum(built) < 2_000, (labels, sum(built))
+
+
+# Labels from a small alphabet, so that generated hosts and keys often share their tails.
+_label = st.text("ab1.", max_size=3)
+_name = st.lists(_label, min_size=1, max_size=4).map(".".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_name, max_size=6), _name)
+def test_key_tails_never_hide_a_key_that_covers_the_host(keys: list[str], host: str) -> None:
+    table = dict.fromkeys(keys, 1)
+    if not KeyTails(keys).may_cover(host):
+        assert lookup_host(table, host) is None, (keys, host)
+
+
+def test_key_tails_let_the_hosts_of_a_key_through_and_turn_others_away() -> None:
+    tails = KeyTails(["youtube.com", "amazon.co.uk", "localhost", "10.0.0.1"])
+    assert [tails.may_cover(h) for h in ("youtube.com", "a.b.youtube.com", "amazon.co.uk")] == [
+        True,
+        True,
+        True,
+    ]
+    assert tails.may_cover("localhost") and tails.may_cover("10.0.0.1")
+    assert not tails.may_cover("example.com")
+    assert not tails.may_cover("notyoutube.org")
+    # The same tail is only a "maybe": the lookup that follows decides.
+    assert tails.may_cover("shop.co.uk")
+    assert not KeyTails([]).may_cover("example.com")
