@@ -829,15 +829,12 @@ class MIQPSNormalizer:
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
         cached = policy.codes.get
-        # query_pairs() inlined: this loop is the hot path of every normalisation. Most
-        # queries need no escape work at all (their escapes, if any, are in normal form
-        # already): one check for the whole query saves one per piece.
-        clean = QUERY.safe.fullmatch(query) is not None or QUERY.clean.fullmatch(query) is not None
+        # query_pairs() inlined: this loop is the hot path of every normalisation.
+        if QUERY.safe.fullmatch(query) is None:
+            query = normalize_escapes(query, QUERY)
         for piece in query.split("&"):
             if not piece:
                 continue
-            if not clean:
-                piece = normalize_escapes(piece, QUERY)
             pair = (piece.partition("=")[0], piece)
             code = cached(pair[0])
             if code is None:
@@ -959,16 +956,16 @@ def _record(steps: list[Rewrite] | None, rule: str, source: str, old: Parts, new
 
 def _join(parts: Parts, query: str) -> str:
     scheme, userinfo, host, port, path, _, fragment = parts
-    out = (
-        f"{scheme}://{userinfo}{host}:{port}{path}"
-        if port
-        else f"{scheme}://{userinfo}{host}{path}"
-    )
+    if port:
+        host = f"{host}:{port}"
+    # One string built for the common forms (every URL goes through here).
+    if not fragment:
+        if query:
+            return f"{scheme}://{userinfo}{host}{path}?{query}"
+        return f"{scheme}://{userinfo}{host}{path}"
     if query:
-        out = f"{out}?{query}"
-    if fragment:
-        out = f"{out}#{fragment}"
-    return out
+        return f"{scheme}://{userinfo}{host}{path}?{query}#{fragment}"
+    return f"{scheme}://{userinfo}{host}{path}#{fragment}"
 
 
 _default: MIQPSNormalizer | None = None
