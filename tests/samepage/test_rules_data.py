@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from samepage import SamepageError
-from samepage.rules import RuleSet
+from samepage.rules import RuleSet, default_rules
 
 # Names that are content on ordinary sites: never in the global tracking list.
 CONTENT_NAMES = frozenset(
@@ -271,6 +271,27 @@ def test_ruleset_accepts_the_file() -> None:
     assert rules.redirect_rules("www.google.co.uk")
     assert not rules.redirect_rules("notgoogle.com")
     assert rules.aliases["youtu.be"]
+
+
+def test_the_built_in_groups_compiled_on_first_use_are_the_groups_of_the_file() -> None:
+    # default_rules() compiles a platform group when one of its hosts is first looked up.
+    built_in = default_rules()
+    whole = RuleSet.from_json(DATA)
+    assert set(built_in.domains) == set(whole.domains)
+    for host in whole.domains:
+        assert built_in.domain(host) == whole.domain(host), host
+    assert built_in.domain("youtu.be") is built_in.domain("www.youtube.com")
+    assert built_in.rule_keys() == whole.rule_keys()
+
+
+def test_a_group_that_cannot_be_compiled_is_named_when_the_document_is_read() -> None:
+    document = _load()
+    document["domains"].append(
+        {"hosts": ["bad.test"], "except_paths": ["/(unclosed"], "block": [{"name": "x"}]}
+    )
+    where = rf"rules: domains\[{len(document['domains']) - 1}\] \(bad\.test\): error"
+    with pytest.raises(SamepageError, match=where):
+        RuleSet.from_json(document)
 
 
 # Every name that at least two of the reference lists strip on every site (Brave's
