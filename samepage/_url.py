@@ -65,7 +65,7 @@ def split_url(url: str) -> Parts | None:
     if "\\" in text:
         # Browsers read "\" as "/" before the query in http(s) URLs.
         text = _backslashes(text)
-    # Nothing before ``start`` is "#", "?" or "/": the whole text is split, not a copy of its tail.
+    # No "#" or "?" comes before ``start``: the whole text is split, not a copy of its tail.
     rest, _, fragment = text.partition("#")
     rest, _, query = rest.partition("?")
     slash = rest.find("/", start)

@@ -132,9 +132,9 @@ class _Groups(Mapping[str, DomainRules]):
     """Host key to platform group, each group compiled the first time one of its hosts is read.
 
     A stream of URLs visits few of the hundreds of platforms the built-in rules know, and
-    compiling every group's names up front cost more than normalising a first batch.
-    A group is compiled once and that one object is returned from then on (also when two
-    threads compile it at once), so it can key a cache.
+    compiling all of their names up front took longer than reading and checking the whole
+    file. A group is compiled once and that one object is returned from then on (also when
+    two threads compile it at once), so it can key a cache.
     """
 
     __slots__ = ("_compiled", "_groups", "_index")
