@@ -8,6 +8,9 @@ Everything runs in one process: the corpus is built once, each tool normalizes i
 (the "first pass", which also fills any per-host cache, as a user's first batch would), then
 ``--repeat`` timed rounds go round-robin across the tools, starting from a different tool each
 round so that no tool always runs first. The garbage collector is off during each timed pass.
+A first pass cannot be repeated, so the tools take its URLs in turns of ``--first-chunk``
+URLs (each tool still meets every URL once, in order): a burst of other work on the machine
+then slows every tool alike instead of the one whose pass it fell on.
 
 Rounds repeat the same URLs, so a cache keyed on a whole URL or query piece hits from the
 second round on. The "unseen" column therefore times ``--repeat`` more passes (interleaved
@@ -141,6 +144,20 @@ def _run(normalize: Normalize, urls: Sequence[str]) -> int:
         return clock() - start
     finally:
         gc.enable()
+
+
+def first_passes(tools: Sequence[Tool], urls: Sequence[str], chunk: int) -> dict[str, int]:
+    """Each tool's first, cold pass over ``urls``, the tools taking ``chunk`` URLs in turn.
+
+    Every chunk starts one tool later than the one before, as the rounds do.
+    """
+    first = {tool.name: 0 for tool in tools}
+    for index, start in enumerate(range(0, len(urls), chunk)):
+        part = urls[start : start + chunk]
+        for i in range(len(tools)):
+            tool = tools[(index + i) % len(tools)]
+            first[tool.name] += _run(tool.normalize, part)
+    return first
 
 
 def time_tools(tools: Sequence[Tool], batches: Sequence[Sequence[str]]) -> dict[str, list[int]]:
@@ -353,6 +370,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--clock", choices=("wall", "cpu"), default="wall", help="time with this clock"
     )
+    parser.add_argument(
+        "--first-chunk",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="the tools take the first pass's URLs in turns of N (0: each tool's whole pass "
+        "in one go)",
+    )
     args = parser.parse_args(argv)
     _CLOCK[0] = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
 
@@ -362,7 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in missing:
         print(f"skipped, not installed: {name}", file=sys.stderr)
     # The first pass of each tool is the cold one, as in a fresh process; it is also the warm-up.
-    first = {tool.name: _run(tool.normalize, urls) for tool in tools}
+    first = first_passes(
+        tools, urls, max(1, args.first_chunk if args.first_chunk > 0 else len(urls))
+    )
     quality = {tool.name: score(tool.normalize, corpus, args.examples) for tool in tools}
     rounds = time_tools(tools, [urls] * args.repeat)
     unseen = time_tools(tools, unseen_batches(corpus, args.seed, args.repeat))
