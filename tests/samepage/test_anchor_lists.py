@@ -6,6 +6,7 @@ name the snapshot holds and samepage neither covers nor explains fails here.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,16 +15,20 @@ import pytest
 
 from tests.samepage import anchor_accounting as accounting
 
-ITEMS = list(accounting.items())
+
+@functools.cache
+def _items() -> list[accounting.Item]:
+    """Every entry of every list with its status: worked out once, when a test first asks."""
+    return list(accounting.items())
 
 
 def test_the_snapshot_names_its_sources() -> None:
     lists = accounting.snapshot()["lists"]
-    assert set(lists) == {item.list for item in ITEMS}
+    assert set(lists) == {item.list for item in _items()}
     for source in lists.values():
         assert {"title", "repository", "path", "commit", "date", "license"} <= set(source)
     # The sizes of the stored lists: a refreshed snapshot changes them on purpose.
-    counts = Counter(item.list for item in ITEMS)
+    counts = Counter(item.list for item in _items())
     assert counts["clearurls"] == 886  # 807 names, patterns and redirections, 79 exceptions
     assert counts["brave-clean-urls"] == 414
     assert counts["adguard-specific"] == 2150  # every $removeparam rule of specific.txt
@@ -31,9 +36,9 @@ def test_the_snapshot_names_its_sources() -> None:
 
 
 def test_every_entry_is_covered_or_kept_with_a_reason() -> None:
-    missing = [(i.list, i.scope, i.entry) for i in ITEMS if not i.status]
+    missing = [(i.list, i.scope, i.entry) for i in _items() if not i.status]
     assert missing == []
-    for item in ITEMS:
+    for item in _items():
         assert item.status in accounting.COVERED or item.status in accounting.REASONS, item
         if item.status in accounting.REASONS:
             assert len(item.why) > 10, item
@@ -41,7 +46,7 @@ def test_every_entry_is_covered_or_kept_with_a_reason() -> None:
 
 def test_no_reason_is_written_for_a_name_the_rules_cover() -> None:
     # A reason that no entry needs any more (the rules took the name) must go.
-    needed = {(i.list, i.scope, i.entry) for i in ITEMS if i.status in accounting.REASONS}
+    needed = {(i.list, i.scope, i.entry) for i in _items() if i.status in accounting.REASONS}
     for record in accounting.accounting()["kept"]:
         for entry in record["entries"]:
             assert (record["list"], record["scope"], entry) in needed, (record["scope"], entry)
@@ -63,7 +68,7 @@ def test_each_honoured_exception_keeps_the_names_there(record: dict[str, Any]) -
 
 def test_kept_names_are_not_dropped_where_the_list_strips_them() -> None:
     # "Kept" must be true: the rules leave the name on the scope's hosts.
-    for item in ITEMS:
+    for item in _items():
         if item.status not in ("content", "selects", "generic") or item.list == "zyte":
             continue
         names = accounting.entry_names(item.list, item.entry)

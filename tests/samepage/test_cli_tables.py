@@ -1,4 +1,4 @@
-"""The command line over Parquet and CSV files: through DuckDB, in a subprocess."""
+"""The command line over Parquet and CSV files: through DuckDB."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.plugins.engines import engine
 from tests.samepage.engine_inputs import expected, urls, write_learned
-from tests.samepage.test_cli import run
+from tests.samepage.test_cli import run_here
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_normalize_parquet_to_parquet_with_learned_set(
 ) -> None:
     out = tmp_path / "keyed.parquet"
     learned = write_learned(tmp_path)
-    result = run("normalize", str(crawl), "--out", str(out), "--learned", str(learned))
+    result = run_here("normalize", str(crawl), "--out", str(out), "--learned", str(learned))
     assert result.returncode == 1  # some values are not URLs
     assert "of column 'url', e.g. '', 'not a url', 'https://'" in result.stderr
     columns = duckdb.sql(f"DESCRIBE SELECT * FROM '{out}'").fetchall()
@@ -54,7 +54,7 @@ def test_normalize_csv_input_and_text_outputs(
     source = tmp_path / "crawl.csv"
     duckdb.sql(f"COPY (SELECT * FROM '{crawl}') TO '{source}' (HEADER)")
     out = tmp_path / f"keyed{suffix}"
-    result = run("normalize", str(source), "--column", "url", "--out", str(out))
+    result = run_here("normalize", str(source), "--column", "url", "--out", str(out))
     assert result.returncode == 1
     if suffix == ".csv":
         with out.open(encoding="utf-8", newline="") as handle:
@@ -67,13 +67,13 @@ def test_normalize_csv_input_and_text_outputs(
 
 
 def test_normalize_table_to_stdout(crawl: Path) -> None:
-    result = run("normalize", str(crawl))
+    result = run_here("normalize", str(crawl))
     assert result.stdout.splitlines() == [k for k in expected(urls(), False) if k is not None]
 
 
 def test_dedupe_parquet(duckdb: Any, crawl: Path, tmp_path: Path) -> None:
     out = tmp_path / "groups.parquet"
-    result = run("dedupe", str(crawl), "--out", str(out), "--sample", "2")
+    result = run_here("dedupe", str(crawl), "--out", str(out), "--sample", "2")
     assert result.returncode == 1 and "distinct value(s) of column 'url'" in result.stderr
     rows = duckdb.sql(f"SELECT key, count, urls FROM '{out}'").fetchall()
     groups: dict[str, list[str]] = {}
@@ -84,23 +84,23 @@ def test_dedupe_parquet(duckdb: Any, crawl: Path, tmp_path: Path) -> None:
     assert [c for _, c, _ in rows] == sorted((c for _, c, _ in rows), reverse=True)
     for key, _, sample in rows:
         assert sample == sorted(set(groups[key]))[:2]
-    stdout = run("dedupe", str(crawl), "--format", "tsv").stdout.splitlines()
+    stdout = run_here("dedupe", str(crawl), "--format", "tsv").stdout.splitlines()
     assert [line.split("\t")[1] for line in stdout] == [k for k, _, _ in rows]
 
 
 def test_usage_errors(crawl: Path, tmp_path: Path) -> None:
     text = tmp_path / "urls.txt"
     text.write_text("https://a.example/\n", encoding="utf-8")
-    mixed = run("normalize", str(crawl), str(text))
+    mixed = run_here("normalize", str(crawl), str(text))
     assert mixed.returncode == 2 and "mixed inputs" in mixed.stderr
-    out = run("normalize", str(text), "--out", str(tmp_path / "o.parquet"))
+    out = run_here("normalize", str(text), "--out", str(tmp_path / "o.parquet"))
     assert out.returncode == 2 and "--out needs Parquet or CSV input" in out.stderr
-    column = run("dedupe", str(crawl), "--column", "uri")
+    column = run_here("dedupe", str(crawl), "--column", "uri")
     assert column.returncode == 2 and "no column 'uri' in the input" in column.stderr
-    suffix = run("normalize", str(crawl), "--out", str(tmp_path / "o.xlsx"))
+    suffix = run_here("normalize", str(crawl), "--out", str(tmp_path / "o.xlsx"))
     assert (
         suffix.returncode == 2 and "must end in .parquet, .csv, .jsonl or .ndjson" in suffix.stderr
     )
     # A text file named by --input-format is read line by line, as before.
-    forced = run("normalize", "--input-format", "text", str(text))
+    forced = run_here("normalize", "--input-format", "text", str(text))
     assert (forced.returncode, forced.stdout) == (0, "https://a.example/\n")

@@ -15,7 +15,7 @@ import pytest
 
 from samepage import normalize_url
 from tests.plugins.engines import engine
-from tests.samepage.test_cli import run
+from tests.samepage.test_cli import run, run_here
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_binary_column_is_keyed_as_normalize_url_keys_the_bytes(pq: Any, tmp_pat
         None,
     ]
     source = _binary_file(pq, tmp_path / "raw.parquet", values)
-    groups = run("dedupe", str(source))
+    groups = run_here("dedupe", str(source))
     assert groups.returncode == 0, groups.stderr
     found = {g["key"]: g for g in map(json.loads, groups.stdout.splitlines())}
     assert sorted(found) == sorted(_key(v) for v in values if v is not None)
@@ -63,7 +63,7 @@ def test_binary_column_is_keyed_as_normalize_url_keys_the_bytes(pq: Any, tmp_pat
     assert found[_key(b"https://a.example/xFF")]["urls"] == ["https://a.example/xFF"]
 
     out = tmp_path / "keyed.parquet"
-    keyed = run("normalize", str(source), "--out", str(out))
+    keyed = run_here("normalize", str(source), "--out", str(out))
     assert keyed.returncode == 0, keyed.stderr
     rows = pq.read_table(out).to_pylist()
     assert [r["key"] for r in rows] == [None if v is None else _key(v) for v in values]
@@ -72,7 +72,7 @@ def test_binary_column_is_keyed_as_normalize_url_keys_the_bytes(pq: Any, tmp_pat
 
 def test_binary_column_value_that_is_not_a_url_is_shown_escaped(pq: Any, tmp_path: Path) -> None:
     source = _binary_file(pq, tmp_path / "raw.parquet", [b"not a url \xff", b"https://a.example/"])
-    result = run("dedupe", str(source), "--out", str(tmp_path / "groups.jsonl"))
+    result = run_here("dedupe", str(source), "--out", str(tmp_path / "groups.jsonl"))
     assert result.returncode == 1
     assert "'not a url %FF'" in result.stderr
 
@@ -96,12 +96,12 @@ def test_output_that_is_the_input_is_refused_before_any_work(
         (str(tmp_path / "**" / "*.parquet"), str(folder / "deep.parquet")),
     ]
     for given, out in cases:
-        message = _one_line(run(command, given, "--out", out))
+        message = _one_line(run_here(command, given, "--out", out))
         assert "would overwrite or be read as the input" in message
     assert source.read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == ["part-1.parquet"]
     # A sibling the glob does not match is fine.
-    fine = run(command, str(folder / "*.parquet"), "--out", str(folder / "groups.csv"))
+    fine = run_here(command, str(folder / "*.parquet"), "--out", str(folder / "groups.csv"))
     assert fine.returncode == 0, fine.stderr
 
 
@@ -109,7 +109,7 @@ def test_csv_that_is_not_utf8_is_refused_on_one_line(tmp_path: Path) -> None:
     engine("duckdb")
     source = tmp_path / "latin1.csv"
     source.write_bytes(b"url,n\nhttps://a.example/caf\xe9,1\n")
-    message = _one_line(run("dedupe", str(source)))
+    message = _one_line(run_here("dedupe", str(source)))
     assert "latin1.csv" in message and "not utf-8" in message.lower()
 
 
@@ -123,7 +123,7 @@ def test_csv_url_column_with_numbers_first_is_read_as_text(tmp_path: Path) -> No
         writer.writerow(["url", "n"])
         writer.writerows([str(i), i] for i in range(21_000))
         writer.writerow(["https://a.example/p/?id=1&utm_source=x", 1])
-    result = run("normalize", str(source))
+    result = run_here("normalize", str(source))
     assert result.returncode == 1  # the numbers are not URLs
     assert result.stdout == "https://a.example/p?id=1\n"
     assert "21000 value(s)" in result.stderr and "Traceback" not in result.stderr
@@ -135,16 +135,16 @@ def test_input_with_a_key_column_is_refused_not_renamed(pq: Any, tmp_path: Path)
     source = tmp_path / "keyed.parquet"
     pq.write_table(pa.table({"url": ["https://a.example/"], "Key": ["mine"]}), source)
     out = tmp_path / "out.parquet"
-    message = _one_line(run("normalize", str(source), "--out", str(out)))
+    message = _one_line(run_here("normalize", str(source), "--out", str(out)))
     assert "already has a column 'Key'" in message
     assert not out.exists()
-    printed = run("normalize", str(source))  # keys to stdout add no column
+    printed = run_here("normalize", str(source))  # keys to stdout add no column
     assert printed.returncode == 0 and printed.stdout == "https://a.example/\n"
 
 
 def test_missing_column_is_named_with_the_columns_there(pq: Any, tmp_path: Path) -> None:
     source = _binary_file(pq, tmp_path / "raw.parquet", [b"https://a.example/"])
-    message = _one_line(run("dedupe", str(source), "--column", "uri"))
+    message = _one_line(run_here("dedupe", str(source), "--column", "uri"))
     assert "no column 'uri' in the input; its columns: 'url'" in message
 
 
@@ -156,7 +156,7 @@ def test_learned_set_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind:
     else:
         path = Path("/dev/zero")  # reading it would never end
     message = _one_line(
-        run("same", "https://a.example/", "https://a.example/", "--learned", str(path))
+        run_here("same", "https://a.example/", "https://a.example/", "--learned", str(path))
     )
     assert "not a regular file" in message
 
