@@ -31,6 +31,9 @@ class Progress:
     patterns_total: int = 0
     patterns_done: int = 0
     renders: int = 0
+    rendering: int | None = None
+    """Pages rendering at this moment; ``None`` where the run cannot see them (a cluster's
+    driver counts what its workers report)."""
     failures: int = 0
     resumed: int = 0
     started: float = field(default_factory=time.monotonic)
@@ -43,10 +46,12 @@ class Progress:
         if self.patterns_done and self.patterns_total > self.patterns_done:
             remaining = elapsed / self.patterns_done * (self.patterns_total - self.patterns_done)
             eta = f" eta {remaining:.0f}s"
+        rate = f"{self.renders / elapsed:.2f}/s" if elapsed > 0 else "0.00/s"
+        at_once = "" if self.rendering is None else f", {self.rendering} rendering"
         return (
             f"domains {self.domains_done}/{self.domains_total}  patterns {self.patterns_done}/"
-            f"{self.patterns_total}  renders {self.renders}  failures {self.failures}  "
-            f"resumed {self.resumed}  {elapsed:.0f}s{eta}"
+            f"{self.patterns_total}  renders {self.renders} ({rate}{at_once})  failures "
+            f"{self.failures}  resumed {self.resumed}  {elapsed:.0f}s{eta}"
         )
 
     def update(self, *, force: bool = False) -> None:

@@ -144,7 +144,11 @@ class SampleRunner:
             started = time.monotonic()
             try:
                 async with self.limiter.slot(host):
-                    return await self.renderer.render(url)
+                    self.progress.rendering = (self.progress.rendering or 0) + 1
+                    try:
+                        return await self.renderer.render(url)
+                    finally:
+                        self.progress.rendering -= 1
             finally:
                 self.render_seconds += time.monotonic() - started
                 counters.renders += 1

@@ -102,6 +102,8 @@ async def test_a_render_answered_503_is_retried_after_retry_after_and_the_host_w
     assert slept == [7.0]
     assert waited == [7.0]
     assert counters.renders == 2
+    # Both attempts left the count of pages rendering at once, the failed one too.
+    assert runner.progress.rendering == 0 and runner.progress.renders == 2
 
 
 async def test_a_candidate_equal_to_its_original_fails_and_renders_nothing(
