@@ -14,6 +14,7 @@ pytest_plugins = (
     "tests.plugins.engines",
     "tests.plugins.engine_guard",
     "tests.plugins.apps",
+    "tests.plugins.scheduling",
 )
 
 _PROXY_VARIABLES = (
