@@ -39,6 +39,9 @@ __all__ = [
     "keys_query",
     "normalize_file",
     "output_format",
+    "quote_identifier",
+    "quote_literal",
+    "read_files_sql",
     "register",
 ]
 
@@ -246,9 +249,9 @@ def keys_query(
 
     ``binary``: the column is a BLOB, keyed by ``samepage_key_bytes``.
     """
-    url = _ident(column)
+    url = quote_identifier(column)
     key = f"samepage_key_bytes({url})" if binary else f"samepage_key({url}::VARCHAR)"
-    source = _source(sources, fmt, column)
+    source = read_files_sql(sources, fmt, column)
     return f"SELECT {'*, ' if keep_columns else ''}{key} AS key FROM {source}"
 
 
@@ -263,7 +266,7 @@ def groups_query(
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, not {sample}")
-    url = _ident(column)
+    url = quote_identifier(column)
     spelling, key = (url, "samepage_key_bytes") if binary else (f"{url}::VARCHAR", "samepage_key")
     shown = "samepage_observed(url)" if binary else "url"
     # Exact duplicates (common in crawl logs) are counted before any key is computed: one call
@@ -271,7 +274,7 @@ def groups_query(
     # not with a top-N aggregate (`min(url, N)`), whose per-key state stays in memory.
     return f"""
         WITH spellings AS (
-            SELECT {spelling} AS url, count(*) AS n FROM {_source(sources, fmt, column)}
+            SELECT {spelling} AS url, count(*) AS n FROM {read_files_sql(sources, fmt, column)}
             WHERE {url} IS NOT NULL GROUP BY 1
         ),
         keyed AS (SELECT {key}(url) AS key, url, n FROM spellings),
@@ -303,11 +306,11 @@ class Job:
     ) -> None:
         self._spill = tempfile.TemporaryDirectory(prefix="samepage-duckdb-")
         self.con = duckdb.connect()
-        self.con.execute(f"SET temp_directory = {_literal(self._spill.name)}")
+        self.con.execute(f"SET temp_directory = {quote_literal(self._spill.name)}")
         self.con.execute(f"SET preserve_insertion_order = {str(ordered).lower()}")
         self.con.execute("SET enable_progress_bar = false")
         if memory_limit is not None:
-            self.con.execute(f"SET memory_limit = {_literal(memory_limit)}")
+            self.con.execute(f"SET memory_limit = {quote_literal(memory_limit)}")
         self.outcome = _register(
             self.con, normalizer or default_normalizer(), "samepage_key", pinned=True
         )
@@ -322,7 +325,7 @@ class Job:
 
     def columns(self, sources: Sequence[str], fmt: InputFormat) -> dict[str, str]:
         """The input's columns and their DuckDB types, in order."""
-        rows = self.con.execute(f"DESCRIBE SELECT * FROM {_source(sources, fmt)}").fetchall()
+        rows = self.con.execute(f"DESCRIBE SELECT * FROM {read_files_sql(sources, fmt)}").fetchall()
         return {str(row[0]): str(row[1]) for row in rows}
 
     def keys_query(
@@ -374,7 +377,7 @@ class Job:
         remove_stale_temps(target)
         temp = temp_path(target)
         try:
-            self.con.execute(f"COPY ({query}) TO {_literal(os.fspath(temp))} ({options})")
+            self.con.execute(f"COPY ({query}) TO {quote_literal(os.fspath(temp))} ({options})")
             os.replace(temp, target)
         finally:
             temp.unlink(missing_ok=True)
@@ -387,8 +390,8 @@ class Job:
         yield from reader(_BATCH_ROWS)
 
 
-def _source(sources: Sequence[str], fmt: InputFormat, column: str | None = None) -> str:
-    """The table function reading ``sources``; a CSV's URL ``column`` is read as text.
+def read_files_sql(sources: Sequence[str], fmt: InputFormat, column: str | None = None) -> str:
+    """DuckDB's table function reading ``sources``; a CSV's URL ``column`` is read as text.
 
     Without the type, DuckDB guesses the column's type from its first rows: a column of
     numbers there and URLs later fails half-way through the file. No comment character is
@@ -396,9 +399,9 @@ def _source(sources: Sequence[str], fmt: InputFormat, column: str | None = None)
     """
     if not sources:
         raise ValueError("no input files")
-    paths = "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
+    paths = "[" + ", ".join(quote_literal(os.fspath(s)) for s in sources) + "]"
     if fmt == "csv":
-        types = f", types = {{{_literal(column)}: 'VARCHAR'}}" if column is not None else ""
+        types = f", types = {{{quote_literal(column)}: 'VARCHAR'}}" if column is not None else ""
         return f"read_csv({paths}, header = true, comment = ''{types})"
     return f"read_parquet({paths})"
 
@@ -421,9 +424,11 @@ def error_line(message: str) -> str:
     return f"{named[0]}: {why}" if named else why
 
 
-def _ident(name: str) -> str:
+def quote_identifier(name: str) -> str:
+    """``name`` as a DuckDB identifier (a column name), whatever characters it holds."""
     return '"' + name.replace('"', '""') + '"'
 
 
-def _literal(text: str) -> str:
+def quote_literal(text: str) -> str:
+    """``text`` as a DuckDB string literal (a path, a setting)."""
     return "'" + text.replace("'", "''") + "'"

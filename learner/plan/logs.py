@@ -15,7 +15,6 @@ plan ``crawl --urls`` makes of it, by construction.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import PurePath
 from typing import Any, Literal
@@ -31,14 +30,6 @@ __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
 LogFormat = Literal["text", "csv", "parquet"]
 _TEXT_LINES = "text_log_lines"
-
-
-def _ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def input_format(path: str) -> LogFormat:
@@ -94,24 +85,17 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
     return parts
 
 
-def _paths(sources: Sequence[str]) -> str:
-    return "[" + ", ".join(_literal(os.fspath(s)) for s in sources) + "]"
-
-
 def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: bool) -> str:
-    paths = _paths(sources)
-    if fmt == "parquet":
-        line = _ident(column) if binary else f"{_ident(column)}::VARCHAR"
-        return f"SELECT {line} AS line FROM read_parquet({paths})"
-    if fmt == "csv":
-        # The URL column is read as text: DuckDB would sniff a column whose first 20,480
-        # rows are numbers as a number, and fail at the first URL after them. No comment
-        # character: a sniffed "#" would drop the rows whose first field starts with it.
-        types = f"types = {{{_literal(column)}: 'VARCHAR'}}"
-        options = f"header = true, comment = '', {types}"
-        return f"SELECT {_ident(column)} AS line FROM read_csv({paths}, {options})"
-    # One URL a line, every byte kept: read in Python and streamed (learner.plan.log_lines).
-    return f"SELECT line FROM {_TEXT_LINES}"
+    if fmt == "text":
+        # One URL a line, every byte kept: read in Python and streamed (learner.plan.log_lines).
+        return f"SELECT line FROM {_TEXT_LINES}"
+    # Read as samepage's table commands read files (a CSV's URL column as text).
+    from samepage.duckdb import quote_identifier, read_files_sql  # needs duckdb, as plans do
+
+    line = quote_identifier(column)
+    if fmt == "parquet" and not binary:
+        line += "::VARCHAR"
+    return f"SELECT {line} AS line FROM {read_files_sql(sources, fmt, column)}"
 
 
 def _plan_sql(source: str, top: int) -> str:
