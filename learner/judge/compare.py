@@ -25,7 +25,7 @@ MAX_NOISE = 0.5
 """Above this share of tiles or text lines differing between two renders of the original
 the page is too noisy to judge, and the verdict is ``"undecided"``."""
 
-Verdict = Literal["same", "changed", "undecided"]
+SampleVerdict = Literal["same", "changed", "undecided"]
 Change = Literal["status", "destination", "text", "title", "tiles"]
 
 
@@ -37,7 +37,7 @@ class Comparison:
     reference against repeat.
     """
 
-    verdict: Verdict
+    verdict: SampleVerdict
     reasons: tuple[str, ...]
     distances: Mapping[str, float]
     noise: Mapping[str, float]

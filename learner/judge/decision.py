@@ -27,10 +27,10 @@ from typing import Literal
 
 from learner.judge.compare import Comparison, compare
 from learner.judge.fingerprint import Fingerprint
+from learner.model import Outcome
 
 __all__ = ["Cause", "Decision", "Need", "Shot", "decide"]
 
-Outcome = Literal["same", "changed", "failed"]
 Role = Literal["original", "candidate"]
 
 

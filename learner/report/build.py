@@ -17,7 +17,7 @@ from typing import Any
 from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
 from learner.report.page import badge, code, escape, number, page, row, table
-from learner.run.folder import EvidenceImages, RunFolder, read_run_folder
+from learner.run.folder import ReportImages, RunFolder, read_run_folder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
 from samepage.learned import pattern_conflicts
 
@@ -54,7 +54,7 @@ def verdict_class(verdict: ParamVerdict) -> str:
     return verdict.verdict if cause_of(verdict).decided else "undecided"
 
 
-def _figure(images: EvidenceImages, path: object, caption: str, alt: str) -> str:
+def _figure(images: ReportImages, path: object, caption: str, alt: str) -> str:
     link = images.link(path)
     body = (
         '<div class="missing">not kept (no image, or over the evidence budget)</div>'
@@ -111,7 +111,7 @@ def _archived(url: str, candidate: str, archived: Mapping[str, Any]) -> str:
 
 
 def _sample(
-    run: RunFolder, images: EvidenceImages, number: int, sample: Mapping[str, Any], without: str
+    run: RunFolder, images: ReportImages, number: int, sample: Mapping[str, Any], without: str
 ) -> str:
     url, candidate = str(sample.get("url", "")), str(sample.get("candidate", ""))
     pair = run.pairs.get((url, candidate), {})
@@ -142,7 +142,7 @@ def _sample(
 
 
 def _param(
-    run: RunFolder, images: EvidenceImages, anchor: str, name: str, verdict: ParamVerdict
+    run: RunFolder, images: ReportImages, anchor: str, name: str, verdict: ParamVerdict
 ) -> str:
     kind = verdict_class(verdict)
     samples = _samples(run, images, verdict.extra.get("samples"), f"without {name}")
@@ -161,7 +161,7 @@ def _param(
 
 
 def _default_values(
-    run: RunFolder, images: EvidenceImages, name: str, verdict: ParamVerdict
+    run: RunFolder, images: ReportImages, name: str, verdict: ParamVerdict
 ) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
     tested: list[tuple[str, str, Mapping[str, Any]]] = [
@@ -190,7 +190,7 @@ def _reason(reason: object) -> str:
     return f'<p class="reason"><strong>reason:</strong> {escape(reason)}</p>' if reason else ""
 
 
-def _samples(run: RunFolder, images: EvidenceImages, found: object, without: str) -> list[str]:
+def _samples(run: RunFolder, images: ReportImages, found: object, without: str) -> list[str]:
     """Each recorded sample, in order, as :func:`_sample` shows it."""
     listed = [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
     return [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
@@ -299,7 +299,7 @@ def _conflicts(conflicts: list[PatternConflict]) -> str:
 
 def _pattern(
     run: RunFolder,
-    images: EvidenceImages,
+    images: ReportImages,
     anchor: str,
     key: str,
     found: PatternEntry,
@@ -337,7 +337,7 @@ def _pattern(
     return "".join(parts) + "</section>"
 
 
-def _joint_defaults(run: RunFolder, images: EvidenceImages, found: PatternEntry) -> str:
+def _joint_defaults(run: RunFolder, images: ReportImages, found: PatternEntry) -> str:
     """The joint check of the pattern's defaults, if it had two or more, with its samples."""
     check: Mapping[str, Any]
     if found.joint_defaults is not None:
@@ -432,7 +432,7 @@ def _filter() -> str:
     )
 
 
-def _body(run: RunFolder, images: EvidenceImages) -> str:
+def _body(run: RunFolder, images: ReportImages) -> str:
     keys = _domain_keys(run)
     parts = [f'<h2 id="overview">Overview</h2>{_overview(run, keys)}{_filter()}']
     for i, key in enumerate(keys):
@@ -478,7 +478,7 @@ def write_report(run: Path, out: Path) -> Path:
     title = "samepage learner report: " + (", ".join(sorted(found.learned.domains)) or "no domains")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        images = EvidenceImages(found, out)
+        images = ReportImages(found, out)
         index = out / "index.html"
         write_text_atomic(index, page(title, _body(found, images)))
     except OSError as exc:

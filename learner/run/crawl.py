@@ -20,13 +20,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from learner.config import LearnerConfig
 from learner.errors import ConfigError
 from learner.judge.archive import ArchiveEvidence
 from learner.judge.verdicts import warnings
-from learner.net.fetch import fetch
+from learner.net.fetch import PageFetcher, fetch
 from learner.net.limiter import HostLimiter
 from learner.net.resolve import parse_resolve
 from learner.net.retries import RetryPolicy, polite_fetcher
@@ -132,9 +132,18 @@ def _summed(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-def politeness(
-    config: LearnerConfig, resolve: Mapping[str, str]
-) -> tuple[HostLimiter, RetryPolicy, Any, RobotsPolicy]:
+class Politeness(NamedTuple):
+    """What keeps one process polite to the hosts it studies."""
+
+    limiter: HostLimiter
+    """Spaced starts and pages in flight per host, ``Retry-After`` and ``Crawl-delay``."""
+    retry_policy: RetryPolicy
+    fetch_page: PageFetcher
+    """A plain fetch that waits for its host's slot and retries transient failures."""
+    robots: RobotsPolicy
+
+
+def politeness(config: LearnerConfig, resolve: Mapping[str, str]) -> Politeness:
     """The per-host limiter, the retry policy, the polite plain fetcher and robots.txt.
 
     One set per process that renders: per-host state lives where the host is studied.
@@ -154,7 +163,7 @@ def politeness(
     retry_policy = RetryPolicy(attempts=config.retries + 1)
     fetch_page = polite_fetcher(plain, limiter=limiter, policy=retry_policy)
     robots = RobotsPolicy(fetch_page, config.render.user_agent)
-    return limiter, retry_policy, fetch_page, robots
+    return Politeness(limiter, retry_policy, fetch_page, robots)
 
 
 def domain_sources(

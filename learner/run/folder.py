@@ -22,7 +22,7 @@ from samepage import LearnedFormatError, LearnedSet, load_learned
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["EvidenceImages", "RunFolder", "read_run_folder"]
+__all__ = ["ReportImages", "RunFolder", "read_run_folder"]
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
@@ -101,7 +101,7 @@ def _read_pairs(path: Path, pairs: dict[tuple[str, str], Mapping[str, Any]]) -> 
         logger.info("%s: no checkpoint", path)
 
 
-class EvidenceImages:
+class ReportImages:
     """Copies the evidence images the report shows into ``OUT/evidence/``.
 
     An image is looked up in the ``evidence/`` folder of each part of the run, in order.

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from learner.judge.verdicts import VerdictCause
 from samepage import LearnedSet, ParamVerdict
+from samepage.learned import Verdict
 
 __all__ = ["Expected", "neutral", "non_neutral", "studied"]
 
-Verdict = Literal["neutral", "non-neutral"]
 
 
 @dataclass(frozen=True, slots=True)

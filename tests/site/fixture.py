@@ -12,7 +12,6 @@ import gzip
 import html
 import random
 from collections.abc import Iterator, Sequence
-from typing import Literal
 from urllib.parse import parse_qsl, urlsplit
 
 from learner.demo.pages import (
@@ -32,6 +31,7 @@ from learner.demo.pages import (
 )
 from learner.demo.server import Request, Response, Site
 from learner.demo.sites import add_article_pages, add_shop_pages, parse_number
+from samepage.learned import Verdict
 
 __all__ = [
     "ELSEWHERE",
@@ -48,7 +48,6 @@ __all__ = [
     "url_pattern",
 ]
 
-Verdict = Literal["neutral", "non-neutral"]
 
 FIXTURE_HOSTS: tuple[str, ...] = ("hostile.test", "news.test", "shop.test")
 # Served too, only as the target of hostile.test's cross-host redirect (never studied).
