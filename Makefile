@@ -15,16 +15,20 @@ demo: setup
 # each test file whole on one worker (a file's fixtures, a crawl or a served application, are
 # made once). Engine tests mostly wait on pages and servers, so two at once keep both busy.
 ENGINES := browser or spark or ray or apps or slow
+# Compiled modules and pytest's rewritten test modules are kept between runs even where the
+# environment says not to write them (PYTHONDONTWRITEBYTECODE): each run would compile them
+# again, about 4 s of every worker's start.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
 test: setup
 	@status=0; \
-	$(PY) -m pytest -n auto -m "not ($(ENGINES))" || status=$$?; \
-	$(PY) -m pytest -n auto --dist loadfile -m "$(ENGINES)" || status=$$?; \
+	$(PYTEST) -n auto -m "not ($(ENGINES))" || status=$$?; \
+	$(PYTEST) -n auto --dist loadfile -m "$(ENGINES)" || status=$$?; \
 	exit $$status
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
 test-fast: setup
-	$(PY) -m pytest -n auto -m "not ($(ENGINES))"
+	$(PYTEST) -n auto -m "not ($(ENGINES))"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"
