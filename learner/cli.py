@@ -158,9 +158,11 @@ def _print_summary(result: CrawlResult) -> None:
         print(f"samples decided by the archive, not rendered: {stats['archive_samples']}")
         why = ", ".join(f"{count} {reason}" for reason, count in refused.items())
         print(f"samples the archive did not decide (rendered): {why or 'none'}")
+    spent = stats.get("renders_per_studied")
+    per_studied = f", {spent:.1f} per studied parameter" if spent is not None else ""
     print(
         f"renders {stats['renders']} in {stats['seconds']:.1f}s "
-        f"({stats['pages_per_second']:.2f} pages/s); "
+        f"({stats['pages_per_second']:.2f} pages/s{per_studied}); "
         f"learned set: {result.out}; run folder: {result.run_folder}"
     )
     if result.gate is not None:

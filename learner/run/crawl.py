@@ -36,7 +36,13 @@ from learner.plan.targets import Target
 from learner.render.browser import BrowserChoice, find_browser
 from learner.render.renderer import Renderer
 from learner.run.diff import GateResult
-from learner.run.domain import DomainRun, DomainStats, comparison_scope, learn_domain
+from learner.run.domain import (
+    DomainRun,
+    DomainStats,
+    comparison_scope,
+    learn_domain,
+    renders_per_studied,
+)
 from learner.run.progress import Progress
 from learner.run.publish import GateRefused, check_output, publish
 from learner.run.sample_runner import SampleRunner
@@ -118,6 +124,7 @@ def run_summary(
         "studied": studied,
         "decided": decided,
         "decided_share": round(decided / studied, 3) if studied else 1.0,
+        "renders_per_studied": renders_per_studied(renders, studied),
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

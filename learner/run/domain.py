@@ -38,7 +38,14 @@ from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["COMPARISON_VERSION", "DomainRun", "DomainStats", "comparison_scope", "learn_domain"]
+__all__ = [
+    "COMPARISON_VERSION",
+    "DomainRun",
+    "DomainStats",
+    "comparison_scope",
+    "learn_domain",
+    "renders_per_studied",
+]
 
 # Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
 COMPARISON_VERSION = 2
@@ -86,6 +93,7 @@ class DomainStats:
             "patterns_seen": self.patterns_seen,
             "patterns_learned": self.patterns_learned,
             "renders": c.renders,
+            "renders_per_studied": renders_per_studied(c.renders, self.account.studied),
             "render_failures": c.render_failures,
             "comparisons": c.comparisons,
             "resumed_comparisons": c.resumed,
@@ -96,6 +104,11 @@ class DomainStats:
             "error": self.error,
             "decided": self.account.to_json(),
         }
+
+
+def renders_per_studied(renders: int, studied: int) -> float | None:
+    """Renders spent for each studied parameter (``None`` where none was studied)."""
+    return round(renders / studied, 2) if studied else None
 
 
 @dataclass(slots=True)

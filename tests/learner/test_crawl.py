@@ -95,9 +95,26 @@ def test_learned_file_merges_same_pages_and_keeps_different_apart(fixture_run: C
     assert_merges_only_same_pages(fixture_run.out, same_page_pairs(), different_page_pairs())
 
 
+def test_the_closing_summary_says_what_was_decided_and_what_it_cost(
+    fixture_run: CrawlResult, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from learner.cli import _print_summary
+
+    _print_summary(fixture_run)
+    printed = capsys.readouterr().out
+    stats = fixture_run.stats
+    assert f"decided by evidence: {stats['decided']} of {stats['studied']} studied" in printed
+    assert f"renders {stats['renders']} in {stats['seconds']:.1f}s" in printed
+    assert f"{stats['renders_per_studied']:.1f} per studied parameter" in printed
+
+
 def test_stats_and_evidence_are_written(fixture_run: CrawlResult) -> None:
     stats = json.loads((fixture_run.run_folder / "stats.json").read_text())
     assert stats["renders"] == sum(d["renders"] for d in stats["domains"].values()) > 0
+    assert stats["renders_per_studied"] == round(stats["renders"] / stats["studied"], 2)
+    shop_stats = stats["domains"]["shop.test"]
+    studied = shop_stats["decided"]["studied"]
+    assert shop_stats["renders_per_studied"] == round(shop_stats["renders"] / studied, 2)
     assert set(stats["domains"]) == set(FIXTURE_HOSTS)
     assert stats["settings"]["samples"] == 4
     thumbs = list((fixture_run.run_folder / "evidence").glob("*.jpg"))
