@@ -23,10 +23,10 @@ from learner.plan.targets import Target
 from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
 from learner.run.crawl import politeness
-from learner.run.domain import DomainRun, DomainStats, comparison_scope, learn_domain
+from learner.run.domain import DomainRun, DomainStats, learn_domain
 from learner.run.progress import Progress
 from learner.run.sample_runner import SampleRunner
-from learner.run.store import RunStore
+from learner.run.store import RunStore, comparison_scope
 from samepage import DomainEntry, MIQPSNormalizer
 
 __all__ = ["DomainResult", "DomainWorker", "HostTask", "domain_folder", "host_tasks"]
@@ -136,7 +136,7 @@ class DomainWorker:
         stats = DomainStats(target.key)
         folder = domain_folder(self.cache, target.key)
         async with RunStore(
-            folder, scope=comparison_scope(self.config), evidence_budget_bytes=self.budget
+            folder, scope=comparison_scope(self.config.to_json()), evidence_budget_bytes=self.budget
         ) as store:
             runner = SampleRunner(
                 self.config,

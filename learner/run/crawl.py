@@ -39,14 +39,13 @@ from learner.run.diff import GateResult
 from learner.run.domain import (
     DomainRun,
     DomainStats,
-    comparison_scope,
     learn_domain,
     renders_per_studied,
 )
 from learner.run.progress import Progress
 from learner.run.publish import GateRefused, check_output, publish
 from learner.run.sample_runner import SampleRunner
-from learner.run.store import RunStore
+from learner.run.store import RunStore, comparison_scope
 from samepage import DomainEntry, LearnedSet, MIQPSNormalizer, load_learned
 
 logger = logging.getLogger(__name__)
@@ -257,7 +256,7 @@ async def run_learner(request: RunRequest, engine: Engine) -> CrawlResult:
     started = time.monotonic()
     async with RunStore(
         request.cache,
-        scope=comparison_scope(config),
+        scope=comparison_scope(config.to_json()),
         evidence_budget_bytes=config.evidence_budget_bytes,
     ) as store:
         store.write_run(

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -39,17 +37,11 @@ from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "COMPARISON_VERSION",
     "DomainRun",
     "DomainStats",
-    "comparison_scope",
     "learn_domain",
     "renders_per_studied",
 ]
-
-# Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
-COMPARISON_VERSION = 2
-
 
 @dataclass(slots=True)
 class DomainStats:
@@ -121,17 +113,6 @@ class DomainRun:
     limiter: HostLimiter
     normalizer: MIQPSNormalizer
     progress: Progress
-
-
-def comparison_scope(config: LearnerConfig) -> str:
-    """A digest of everything that decides a comparison (render settings, version).
-
-    A checkpoint's lines are reused only within one scope (:class:`~learner.run.store.RunStore`).
-    """
-    data = json.dumps(
-        {"render": config.to_json()["render"], "version": COMPARISON_VERSION}, sort_keys=True
-    )
-    return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
 async def _domain_urls(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from learner.errors import ConfigError
+from learner.run.store import comparison_scope
 from samepage import LearnedFormatError, LearnedSet, load_learned
 
 logger = logging.getLogger(__name__)
@@ -31,7 +32,9 @@ _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 class RunFolder:
     """What the report reads from a run folder.
 
-    ``pairs`` holds the checkpoints' comparisons by (original, candidate); a later line wins.
+    ``pairs`` holds the checkpoints' comparisons by (original, candidate) made with the run's
+    settings (the scope its ``stats.json`` settings give; every line when it has none); a
+    later line wins.
     ``parts`` are the folders that hold a checkpoint and evidence: the run folder itself,
     then the domain folders of a Ray run.
     """
@@ -71,8 +74,9 @@ def read_run_folder(folder: Path) -> RunFolder:
         logger.warning("%s: no readable stats.json; totals are left out", folder)
     parts = (folder, *_domain_folders(folder))
     pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
+    scope = _scope(stats)
     for part in parts:
-        _read_pairs(part / "checkpoint.jsonl", pairs)
+        _read_pairs(part / "checkpoint.jsonl", pairs, scope)
     if not pairs:
         logger.warning("%s: no comparisons; the report shows verdicts without evidence", folder)
     return RunFolder(folder, learned, stats, pairs, parts)
@@ -87,13 +91,36 @@ def _domain_folders(folder: Path) -> list[Path]:
     return sorted(p for p in found if p.is_dir() and not p.is_symlink())
 
 
-def _read_pairs(path: Path, pairs: dict[tuple[str, str], Mapping[str, Any]]) -> None:
-    """Add a checkpoint's comparisons to ``pairs`` by (original, candidate); a later line wins."""
+def _scope(stats: Mapping[str, Any]) -> str | None:
+    """The comparison scope of the run's settings; ``None`` when stats.json does not say."""
+    settings = stats.get("settings")
+    if not isinstance(settings, Mapping) or not isinstance(settings.get("render"), Mapping):
+        return None
+    try:
+        return comparison_scope(settings)
+    except (TypeError, ValueError):
+        return None
+
+
+def _read_pairs(
+    path: Path, pairs: dict[tuple[str, str], Mapping[str, Any]], scope: str | None
+) -> None:
+    """Add a checkpoint's comparisons of ``scope`` (any, for ``None``) to ``pairs``.
+
+    Pairs are keyed by (original, candidate); a later line wins. A run folder reused with
+    other render settings keeps the older comparisons' lines: they are not the evidence of
+    this run's verdicts.
+    """
     try:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 try:
-                    pair = json.loads(line)["pair"]
+                    record = json.loads(line)
+                    if not isinstance(record, dict):
+                        continue
+                    if scope is not None and record.get("scope") != scope:
+                        continue
+                    pair = record["pair"]
                     pairs[(str(pair["original"]), str(pair["candidate"]))] = pair
                 except (ValueError, KeyError, TypeError, RecursionError):
                     continue  # a torn last line of an interrupted run, or a hostile one

@@ -14,9 +14,11 @@ Layout of a run folder (``--cache DIR``)::
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
@@ -29,7 +31,29 @@ from samepage import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RunStore", "saved_comparisons", "write_json_atomic"]
+__all__ = [
+    "COMPARISON_VERSION",
+    "RunStore",
+    "comparison_scope",
+    "saved_comparisons",
+    "write_json_atomic",
+]
+
+# Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
+COMPARISON_VERSION = 2
+
+
+def comparison_scope(settings: Mapping[str, Any]) -> str:
+    """A digest of everything that decides a comparison.
+
+    That is the render settings of a run's ``settings`` (``LearnerConfig.to_json()``, as
+    ``stats.json`` records them) and :data:`COMPARISON_VERSION`. A checkpoint's lines are
+    reused, and shown by the report, only within one scope.
+    """
+    data = json.dumps(
+        {"render": settings["render"], "version": COMPARISON_VERSION}, sort_keys=True
+    )
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
 

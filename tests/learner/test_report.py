@@ -13,11 +13,14 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
+from learner.config import LearnerConfig
 from learner.errors import ConfigError
 from learner.judge.verdicts import Account
 from learner.render.browser import CHROMIUM_ARGS, BrowserChoice
 from learner.report.build import write_report
 from learner.run.crawl import CrawlResult
+from learner.run.folder import read_run_folder
+from learner.run.store import comparison_scope
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -232,6 +235,27 @@ def _hostile_run(folder: Path) -> None:
     }
     lines = [json.dumps({"scope": "s", "pair": pair}), '{"torn": ']
     (folder / "checkpoint.jsonl").write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_the_report_reads_the_comparisons_made_with_the_runs_settings_only(
+    tmp_path: Path,
+) -> None:
+    # A run folder reused with other render settings keeps the older run's lines.
+    settings = LearnerConfig().to_json()
+    dump_learned(LearnedSet({"x.test": DomainEntry({})}), tmp_path / "learned.json")
+    (tmp_path / "stats.json").write_text(json.dumps({"settings": settings}), encoding="utf-8")
+    url, candidate = "http://x.test/p?a=1&b=2", "http://x.test/p?a=1"
+    pair = {"original": url, "candidate": candidate, "outcome": "changed"}
+    lines = [
+        json.dumps({"scope": comparison_scope(settings), "pair": {**pair, "reason": "this run"}}),
+        json.dumps({"scope": "0123456789abcdef", "pair": {**pair, "reason": "other settings"}}),
+        "[1]",
+    ]
+    (tmp_path / "checkpoint.jsonl").write_text("\n".join(lines), encoding="utf-8")
+    assert read_run_folder(tmp_path).pairs[(url, candidate)]["reason"] == "this run"
+    # A folder whose stats.json does not give the settings shows every line; a later one wins.
+    (tmp_path / "stats.json").unlink()
+    assert read_run_folder(tmp_path).pairs[(url, candidate)]["reason"] == "other settings"
 
 
 def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) -> None:
