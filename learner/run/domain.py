@@ -13,16 +13,17 @@ import dataclasses
 import functools
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from learner.config import LearnerConfig
-from learner.errors import LearnerError, RenderCause
-from learner.judge.classify import classify_pattern, gave_up
+from learner.errors import LearnerError
+from learner.judge.classify import classify_pattern
 from learner.judge.defaults import learn_defaults
 from learner.judge.joint import kept
 from learner.judge.shared import shared_evidence
+from learner.judge.site import hopeless, serves_one_page
 from learner.judge.verdicts import Account, VerdictCause, account
 from learner.net.discovery import discover
 from learner.net.limiter import HostLimiter
@@ -61,21 +62,6 @@ class DomainStats:
     def renders(self) -> int:
         """Renders made for this domain in this run."""
         return self.counters.renders
-
-    def serves_one_page(self) -> bool:
-        """Whether every usable original, on two or more paths, showed the very same text.
-
-        That is what a block, consent or error page served for everything looks like; on
-        such a site "no change" proves nothing. Read from the outcomes (fresh or resumed),
-        whose evidence holds a stable digest of each original's text.
-        """
-        texts: dict[str, set[str]] = {}
-        for outcome in self.counters.outcomes:
-            path, digest = (outcome.evidence.get(k) for k in ("original_path", "original_text"))
-            if isinstance(path, str) and isinstance(digest, str):
-                texts.setdefault(path, set()).add(digest)
-        digests = set().union(*texts.values()) if texts else set()
-        return len(texts) >= 2 and len(digests) == 1
 
     def to_json(self) -> dict[str, Any]:
         """These statistics as JSON."""
@@ -192,7 +178,7 @@ async def learn_domain(
             run.progress.patterns_total += len(chosen)
             started = time.monotonic()
             for group in chosen:
-                if _hopeless(patterns, stats, run.config):
+                if hopeless(patterns, stats.counters.outcomes, run.config.give_up_after):
                     break
                 pages = PatternPages(run.runner, stats.counters)
                 compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
@@ -222,7 +208,7 @@ async def learn_domain(
             len(patterns),
             exc_info=True,
         )
-    if _hopeless(patterns, stats, run.config):
+    if hopeless(patterns, stats.counters.outcomes, run.config.give_up_after):
         reason = (
             f"given up with the site: the originals of its first {len(patterns)} pattern(s) "
             "could not be used"
@@ -233,7 +219,7 @@ async def learn_domain(
             if group.pattern not in patterns:
                 patterns[group.pattern] = _untested(group, reason)
     shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
-    if stats.serves_one_page():
+    if serves_one_page(stats.counters.outcomes):
         reason = "every page of the site rendered the same text: a block or consent page?"
         logger.warning("%s: %s; keeping every parameter", target.key, reason)
         stats.error = reason
@@ -248,35 +234,6 @@ async def learn_domain(
     return DomainEntry(
         patterns, extra={"renders": stats.renders, "urls": stats.urls}, shared=shared
     )
-
-
-# Failures that cost a page timeout or more each: what makes a site not worth going on with.
-_SLOW_FAILURES = frozenset(
-    {RenderCause.TIMEOUT.value, RenderCause.BUSY.value, RenderCause.MEMORY.value}
-)
-
-
-def _hopeless(
-    patterns: Mapping[str, PatternEntry], stats: DomainStats, config: LearnerConfig
-) -> bool:
-    """Whether the site is not worth going on with.
-
-    That is: every pattern studied so far was given up, and every original tried failed
-    slowly (timed out, busy, or never settled). Read from outcomes alone, in pattern order,
-    so a resumed run decides the same. Sites whose pages fail fast (a redirect away, a
-    download) cost little and are studied on.
-    """
-    if not patterns or not all(gave_up(entry) for entry in patterns.values()):
-        return False
-    slow = set()
-    for outcome in stats.counters.outcomes:
-        evidence = outcome.evidence
-        failure, settled = evidence.get("original_failure"), evidence.get("original_settled")
-        if failure in _SLOW_FAILURES or settled is False:
-            slow.add(outcome.original)
-        else:
-            return False
-    return len(slow) >= config.give_up_after
 
 
 def _untested(group: PatternGroup, reason: str) -> PatternEntry:
