@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
-import io
 import os
 import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,36 +18,12 @@ from learner.config import build_config
 from learner.errors import ConfigError
 from learner.render.browser import BrowserChoice
 from samepage import DomainEntry, LearnedSet, dump_learned
+from tests.cli_process import run_in_process
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``learner ARGS`` run in this process, as ``python -m learner`` runs it: its exit
-    status and what it printed (help wrapped at 80 columns, as in a pipe)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(contextlib.redirect_stdout(out))
-        stack.enter_context(contextlib.redirect_stderr(err))
-        stack.enter_context(_columns(80))
-        if cwd is not None:
-            stack.enter_context(contextlib.chdir(cwd))
-        try:
-            status = main(list(args))
-        except SystemExit as exc:  # argparse: usage errors and --help
-            status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-    return subprocess.CompletedProcess(["learner", *args], status, out.getvalue(), err.getvalue())
-
-
-@contextlib.contextmanager
-def _columns(width: int) -> Iterator[None]:
-    before = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = str(width)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = before
+    """``learner ARGS`` run in this process, as ``python -m learner`` runs it."""
+    return run_in_process(main, "learner", args, cwd)
 
 
 def test_python_dash_m_learner_runs_the_command_line(tmp_path: Path) -> None:

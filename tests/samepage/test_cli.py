@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
 from samepage.cli import main
+from tests.cli_process import run_in_process
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -27,28 +25,9 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def run_here(*args: str) -> subprocess.CompletedProcess[str]:
-    """``samepage ARGS`` run in this process, on UTF-8 streams as in a pipe: its exit status
-    and what it printed. For the table commands, whose own process would spend most of its
-    time importing DuckDB; :func:`run` is the process a user starts."""
-    errors = {"stdin": "strict", "stdout": "strict", "stderr": "backslashreplace"}
-    streams = {
-        name: io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=handling)
-        for name, handling in errors.items()
-    }
-    with contextlib.ExitStack() as stack:
-        for name, stream in streams.items():
-            stack.enter_context(mock.patch.object(sys, name, stream))
-        try:
-            status = main(list(args))
-        except SystemExit as exc:  # argparse: usage errors and --help
-            status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-        printed = []
-        for name in ("stdout", "stderr"):
-            streams[name].flush()
-            buffer = streams[name].buffer
-            assert isinstance(buffer, io.BytesIO)
-            printed.append(buffer.getvalue().decode("utf-8", "surrogateescape"))
-    return subprocess.CompletedProcess(["samepage", *args], status, *printed)
+    """``samepage ARGS`` run in this process. For the table commands, whose own process would
+    spend most of its time importing DuckDB; :func:`run` is the process a user starts."""
+    return run_in_process(main, "samepage", args)
 
 
 def test_normalize_streams_stdin_and_reports_bad_lines() -> None:
