@@ -221,12 +221,8 @@ class _HostPolicy:
         here (no learned entry, no ambiguous rule): :meth:`dynamic` would keep it by default.
         """
         code = self.static(name)[0]
-        if code == _OPEN and self.learned is None:
-            ambiguous = self.by_name.get(name, _UNSEEN)
-            if ambiguous is _UNSEEN:
-                ambiguous = self._ambiguous_rule(name)
-            if ambiguous is None:
-                code = _KEEP
+        if code == _OPEN and self.learned is None and self.ambiguous_rule(name) is None:
+            code = _KEEP
         if len(self.codes) < _NAME_CACHE_LIMIT:
             self.codes[name] = code
         return code
@@ -243,9 +239,7 @@ class _HostPolicy:
             decided = _learned_decision(self, name, pattern, piece, pairs, template)
             if decided is not None:
                 return decided
-        ambiguous = self.by_name.get(name, _UNSEEN)
-        if ambiguous is _UNSEEN:
-            ambiguous = self._ambiguous_rule(name)
+        ambiguous = self.ambiguous_rule(name)
         if (
             ambiguous is not None
             and ambiguous.is_tracking(value_of(piece))
@@ -269,7 +263,11 @@ class _HostPolicy:
             if not self.dynamic(name, piece, pattern, reduced, template)[0]
         ]
 
-    def _ambiguous_rule(self, name: str) -> AmbiguousRule | None:
+    def ambiguous_rule(self, name: str) -> AmbiguousRule | None:
+        """The value-conditioned rule for ``name`` on this host, if any (cached per host)."""
+        found: AmbiguousRule | None = self.by_name.get(name, _UNSEEN)
+        if found is not _UNSEEN:
+            return found
         lower = name.lower()
         found = self.ambiguous.get(lower)
         if found is None and lower.startswith(self.prefix_keys):
