@@ -44,6 +44,7 @@ __all__ = [
     "renders_per_studied",
 ]
 
+
 @dataclass(slots=True)
 class DomainStats:
     """What one domain cost and produced."""

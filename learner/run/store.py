@@ -56,7 +56,6 @@ def comparison_scope(settings: Mapping[str, Any]) -> str:
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
-
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write ``data`` as sorted, indented JSON through a temp file renamed into place.
 
