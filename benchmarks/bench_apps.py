@@ -31,6 +31,7 @@ import dataclasses
 import os
 import platform
 import random
+import shutil
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -141,6 +142,8 @@ async def run(args: argparse.Namespace) -> int:
             folder.mkdir()
             resolve.update(stack.enter_context(app.serve(folder)).resolve())
         run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        if args.learned is not None:
+            shutil.copyfile(Path(tmp) / "learned.json", args.learned)
         decided = []
         for app, stats in zip(apps, run.result.domains, strict=True):
             answering = await answering_patterns(app, resolve, config)
@@ -225,6 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
     parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
     parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")
+    parser.add_argument(
+        "--learned", type=Path, help="also write the learned set here (to compare runs)"
+    )
     args = parser.parse_args(argv)
     return asyncio.run(run(args))
 

@@ -27,6 +27,7 @@ import functools
 import os
 import platform
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -288,6 +289,8 @@ async def run(args: argparse.Namespace) -> int:
     with SiteServer(fixture_sites()) as server, tempfile.TemporaryDirectory() as tmp:
         resolve = server.resolve()
         run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
+        if args.learned is not None:
+            shutil.copyfile(Path(tmp) / "learned.json", args.learned)
         urls = await throughput_urls(hosts, observed, run.robots, args.pages)
         passes: list[Pass] = []
         if args.rounds > 0:
@@ -386,6 +389,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
     parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
     parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")
+    parser.add_argument(
+        "--learned", type=Path, help="also write the learned set here (to compare runs)"
+    )
     args = parser.parse_args(argv)
     return asyncio.run(run(args))
 
