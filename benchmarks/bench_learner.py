@@ -186,9 +186,15 @@ def paced(render: RenderOne, limiter: HostLimiter) -> RenderOne:
     return render_paced
 
 
-def learner_renderer(renderer: Renderer) -> RenderOne:
+def learner_renderer(renderer: Renderer, limiter: HostLimiter | None = None) -> RenderOne:
+    """The learner's renderer; with ``limiter``, paced as in a run (its host turn)."""
+
     async def render(url: str) -> None:
-        await renderer.render(url)
+        if limiter is None:
+            await renderer.render(url)
+            return
+        async with limiter.turn(url_host(url)) as turn:
+            await renderer.render(url, turn)
 
     return render
 
@@ -226,7 +232,12 @@ async def throughput(
             for number in range(rounds):
                 order = list(tools) if number % 2 == 0 else list(reversed(tools))
                 for name in order:
-                    tool = tools[name] if pace is None else paced(tools[name], pace())
+                    if pace is None:
+                        tool = tools[name]
+                    elif name == "learner":
+                        tool = learner_renderer(renderer, pace())
+                    else:
+                        tool = paced(tools[name], pace())
                     passes.append(await timed_pass(name, tool, urls, concurrency))
         finally:
             await browser.close()

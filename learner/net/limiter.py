@@ -1,7 +1,9 @@
-"""Per-host pacing: spaced request starts and a cap on requests in flight per host.
+"""Per-host pacing: spaced starts and a cap on the pages sending requests to a host at once.
 
 Starts on one host are spaced by the delay, a seeded jitter, the site's ``Crawl-delay`` and
-any ``Retry-After`` it sent.
+any ``Retry-After`` it sent. At most ``per_host`` started pages (or plain requests) hold the
+host at once; a page that sends nothing while it waits out a quiet window lets go of its
+hold (:class:`HostTurn`) and takes one again before it sends anything more.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 import math
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -20,15 +23,53 @@ from learner.net.hosts import host_key
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["HostLimiter"]
+__all__ = ["HostLimiter", "HostTurn"]
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+class _Places:
+    """A host's ``per_host`` places; pages already started get a freed place first.
+
+    A started page waiting to send a late request would otherwise queue behind every page
+    waiting to start, and its load would stall for as long as they take.
+    """
+
+    def __init__(self, count: int) -> None:
+        self._free = count
+        self._started: deque[asyncio.Future[None]] = deque()
+        self._new: deque[asyncio.Future[None]] = deque()
+
+    async def take(self, *, started: bool = False) -> None:
+        if self._free > 0 and not self._started and (started or not self._new):
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        (self._started if started else self._new).append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.give()  # granted as it was cancelled: pass the place on
+            else:
+                (self._started if started else self._new).remove(waiter)
+            raise
+
+    def give(self) -> None:
+        for queue in (self._started, self._new):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self._free += 1
+
+
 @dataclass(slots=True)
 class _HostState:
-    semaphore: asyncio.Semaphore
+    places: _Places
+    next_page: asyncio.Lock = field(default_factory=asyncio.Lock)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_start: float = -math.inf
     crawl_delay: float = 0.0
@@ -85,7 +126,7 @@ class HostLimiter:
         key = host_key(host)
         state = self._hosts.get(key)
         if state is None:
-            state = self._hosts[key] = _HostState(asyncio.Semaphore(self._per_host))
+            state = self._hosts[key] = _HostState(_Places(self._per_host))
         return state
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
@@ -128,8 +169,36 @@ class HostLimiter:
         Args:
             host: the host name, in any spelling (keyed by :func:`host_key`).
         """
+        async with self.turn(host) as turn:
+            await turn.start()
+            yield
+
+    @asynccontextmanager
+    async def turn(self, host: str) -> AsyncIterator[HostTurn]:
+        """A page's turn on ``host``, from its queue to its close.
+
+        One page of a host at a time waits to start (the others queue here, holding nothing
+        else, such as a browser page). :meth:`HostTurn.start` takes one of the host's
+        ``per_host`` places and waits for the spaced start, just before the page's first
+        request. The page may :meth:`HostTurn.pause` while it sends nothing (waiting out a
+        quiet window) and :meth:`HostTurn.resume` before it sends again; the turn ends with
+        the block.
+
+        Args:
+            host: the host name, in any spelling (keyed by :func:`host_key`).
+        """
         state = self._state(host)
-        async with state.semaphore:
+        await state.next_page.acquire()
+        turn = HostTurn(self, state)
+        try:
+            yield turn
+        finally:
+            turn.end()
+
+    async def _start(self, state: _HostState) -> None:
+        """Take a place, then wait for the host's next start and space the one after it."""
+        await state.places.take()
+        try:
             async with state.lock:
                 wait = state.next_start - self._clock()
                 if wait > 0:
@@ -137,6 +206,60 @@ class HostLimiter:
                 start = max(self._clock(), state.next_start)
                 gap = max(self._delay_s, state.crawl_delay)
                 state.next_start = start + gap + self._rng.uniform(0.0, self._jitter_s)
-            yield
+        except BaseException:
+            state.places.give()
+            raise
 
 
+class HostTurn:
+    """One page's turn on its host: waiting to start, then holding a place while it sends.
+
+    A started page holds one of the host's ``per_host`` places while it may send requests.
+    Pausing frees the place for another page of the host; resuming takes one again, before
+    pages not started yet and without a new spaced start (only page starts are spaced).
+    A page holds nothing while it waits for a place, so no wait can close a circle.
+    """
+
+    def __init__(self, limiter: HostLimiter, state: _HostState) -> None:
+        self._limiter = limiter
+        self._state = state
+        self._lock = asyncio.Lock()
+        self._queued = True  # holds the host's next-page token until it starts
+        self.held = False
+        self.ended = False
+
+    async def start(self) -> None:
+        """Take a place and wait for the host's spaced start: call just before the first request."""
+        if self.ended or not self._queued:
+            raise RuntimeError("a turn starts once, before it ends")
+        await self._limiter._start(self._state)
+        self.held = True
+        self._leave_queue()
+
+    def pause(self) -> None:
+        """Free the place while the page sends nothing (no request may be in flight)."""
+        if self.held:
+            self.held = False
+            self._state.places.give()
+
+    async def resume(self) -> None:
+        """Take a place again before the page sends a request; at once if it holds one."""
+        async with self._lock:
+            if self.held or self.ended or self._queued:
+                return
+            await self._state.places.take(started=True)
+            if self.ended:  # the page was closed while it waited
+                self._state.places.give()
+                return
+            self.held = True
+
+    def end(self) -> None:
+        """Free everything the turn holds (the page is closed, or never started)."""
+        self.ended = True
+        self.pause()
+        self._leave_queue()
+
+    def _leave_queue(self) -> None:
+        if self._queued:
+            self._queued = False
+            self._state.next_page.release()

@@ -41,6 +41,7 @@ from learner.config import RenderSettings
 from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.model import Document, Rendering
 from learner.net.hosts import url_host_key
+from learner.render.host_hold import HostHold
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import MEASURE, PROBE, READY_STATE, SCROLL_THROUGH
 
@@ -66,10 +67,18 @@ _STREAMS = frozenset({"media", "websocket", "eventsource", "ping"})
 class PageWatch:
     """Listens to one page: requests in flight, navigations, and what must end the render."""
 
-    def __init__(self, page: Page, url: str, memory: MemoryWatchdog | None = None) -> None:
+    def __init__(
+        self,
+        page: Page,
+        url: str,
+        memory: MemoryWatchdog | None = None,
+        hold: HostHold | None = None,
+    ) -> None:
         self.page = page
         self.memory = memory
         self.host = url_host_key(url)
+        self.hold = hold
+        """The page's hold on its host, let go of while the page waits (``None``: no pacing)."""
         self.inflight: set[Request] = set()
         self.requests_started = 0
         self.requests_seen = 0
@@ -91,6 +100,8 @@ class PageWatch:
         page.on("requestfailed", self._on_done)
         page.on("response", self._on_response)
         page.on("framenavigated", self._on_navigated)
+        if hold is not None:
+            page.on("load", lambda _: hold.loaded())
         page.on("dialog", self._on_dialog)
         page.on("download", self._on_download)
         page.on("crash", lambda _: self._on_crash())
@@ -130,8 +141,14 @@ class PageWatch:
         except PlaywrightError:  # requests of workers have no frame
             return False
 
+    def held_back(self) -> float:
+        """Seconds the page's requests have waited for their host (not page time)."""
+        return self.hold.held_back() if self.hold is not None else 0.0
+
     def _on_request(self, request: Request) -> None:
         self.requests_seen += 1
+        if self.hold is not None:
+            self.hold.sent(request)
         main = self._is_main_navigation(request)
         if not main and (request.resource_type in _STREAMS or request.url in self.polls):
             return
@@ -154,11 +171,15 @@ class PageWatch:
         if request in self.inflight:
             self.inflight.discard(request)
             self.last_request_end = time.monotonic()
+        if self.hold is not None:
+            self.hold.done(request)
 
     def _on_response(self, response: Response) -> None:
         if self._is_main_navigation(response.request) and not 300 <= response.status < 400:
             self.status = response.status
             self.retry_after = response.headers.get("retry-after")
+            if self.hold is not None:
+                self.hold.answered(response.status)
 
     def _on_navigated(self, frame: Any) -> None:
         if frame == self.page.main_frame:
@@ -189,9 +210,13 @@ class _Capture:
         self.url = url
         self.s = settings
         self.started = time.monotonic()
-        self.deadline = self.started + settings.page_timeout_s
         self.shot_quiet = min(_SHOT_QUIET_S, settings.quiet_window_s)
         """How long the DOM must be still before the screenshot (and after a scroll)."""
+
+    @property
+    def deadline(self) -> float:
+        """The end of the page time; time its requests waited for their host is added."""
+        return self.started + self.s.page_timeout_s + self.watch.held_back()
 
     async def evaluate(self, script: str, arg: Any, wait_s: float = 0.0) -> Any:
         """Run ``script`` in the page; a page that does not answer in time is busy.
@@ -245,7 +270,8 @@ class _Capture:
             page_quiet = (
                 not state["timers"] and not state["frames"] and state["quietFor"] >= quiet * 1000
             )
-            if page_quiet and (self.watch.inflight or state["requests"]):
+            waiting_for_host = self.watch.hold is not None and self.watch.hold.waiting
+            if page_quiet and (self.watch.inflight or state["requests"]) and not waiting_for_host:
                 # Only requests are left: a long poll or a stalled resource is given
                 # network_idle_max_s, not the whole page time.
                 network_wait_started = network_wait_started or time.monotonic()

@@ -30,8 +30,11 @@ from learner.errors import (
     RenderTimeout,
 )
 from learner.model import Rendering
+from learner.net.hosts import url_host_key
+from learner.net.limiter import HostTurn
 from learner.render.browser import launch_args
 from learner.render.capture import PageWatch, capture
+from learner.render.host_hold import HostHold
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import READINESS_INIT
 
@@ -193,11 +196,15 @@ class Renderer:
         if slot.retired and slot.active == 0 and slot is not self._slot:
             await self._close_browser(slot)
 
-    async def render(self, url: str) -> Rendering:
+    async def render(self, url: str, turn: HostTurn | None = None) -> Rendering:
         """Render ``url`` and capture it once it has settled.
 
         Args:
             url: an ``http`` or ``https`` URL.
+            turn: the page's place on its host (:meth:`HostLimiter.turn`): the render starts
+                it just before the first request, and lets go of it while the page sends
+                nothing (:class:`~learner.render.host_hold.HostHold`); ``None`` renders
+                without host pacing.
 
         Raises:
             RenderTimeout: a step of the render ran out of time; ``step`` names it
@@ -211,23 +218,31 @@ class Renderer:
         async with self._pages:
             slot = await self._acquire()
             try:
-                return await self._render(slot, url)
+                return await self._render(slot, url, turn)
             finally:
                 await self._release(slot)
 
-    async def _render(self, slot: _Slot, url: str) -> Rendering:
+    async def _render(self, slot: _Slot, url: str, turn: HostTurn | None) -> Rendering:
         s = self.settings
         limit = s.page_timeout_s + s.busy_limit_s + _CAPTURE_GRACE_S
         context: BrowserContext | None = None
         page: Page | None = None
         watch: PageWatch | None = None
+        hold: HostHold | None = None
         popups: set[asyncio.Task[None]] = set()
         try:
-            async with asyncio.timeout(limit):
+            async with asyncio.timeout(limit) as backstop:
                 context = await self._new_context(slot.browser)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
-                watch = PageWatch(page, url, self._memory)
+                if turn is not None:
+                    hold = HostHold(turn, url_host_key(url), backstop)
+                    await hold.install(context)
+                    # Waiting for the host's next start is not page time.
+                    backstop.reschedule(None)
+                    await turn.start()
+                    backstop.reschedule(asyncio.get_running_loop().time() + limit)
+                watch = PageWatch(page, url, self._memory, hold)
                 return await capture(page, watch, url, s, keep_document=self._keep_documents)
         except (TimeoutError, PlaywrightTimeout) as exc:
             # The capture bounds each of its steps; this is the backstop over all of them.
@@ -236,6 +251,8 @@ class Renderer:
         except PlaywrightError as exc:
             raise _navigation_error(url, exc, slot) from exc
         finally:
+            if hold is not None:
+                hold.close()
             for task in popups:
                 task.cancel()
             await self._close(slot, page, context)

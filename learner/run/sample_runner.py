@@ -143,10 +143,10 @@ class SampleRunner:
                 raise RenderError(url, closed_reason(closed), RenderCause.RETRY_AFTER)
             started = time.monotonic()
             try:
-                async with self.limiter.slot(host):
+                async with self.limiter.turn(host) as turn:
                     self.progress.rendering = (self.progress.rendering or 0) + 1
                     try:
-                        return await self.renderer.render(url)
+                        return await self.renderer.render(url, turn)
                     finally:
                         self.progress.rendering -= 1
             finally:

@@ -445,3 +445,68 @@ async def test_a_retry_after_within_the_budget_still_holds_the_host_back() -> No
     async with pacer.slot("shop.test"):
         pass
     assert fake.sleeps == [30.0]
+
+
+async def test_a_page_waiting_to_start_holds_nothing_a_started_page_needs() -> None:
+    # Two pages of one host share one browser page slot. The first lets go of its host
+    # while it waits, then sends a late request: the second, queued for the host, must not
+    # be holding the host's place while it waits for the slot (a circle of waits).
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=0.0, jitter_s=0.0, per_host=1)
+    browser_pages = asyncio.Semaphore(1)
+    order: list[str] = []
+
+    async def page(name: str, late_request: bool) -> None:
+        async with pacer.turn("shop.test") as turn, browser_pages:
+            await turn.start()
+            order.append(f"{name} loads")
+            turn.pause()  # waiting out its quiet window
+            for _ in range(5):
+                await asyncio.sleep(0)
+            if late_request:
+                await turn.resume()
+                order.append(f"{name} sends late")
+                turn.pause()
+
+    await asyncio.wait_for(asyncio.gather(page("first", True), page("second", False)), 5)
+    assert order == ["first loads", "first sends late", "second loads"]
+
+
+async def test_a_started_page_takes_a_freed_place_before_pages_not_started() -> None:
+    fake = FakeTime()
+    pacer = limiter(fake, delay_s=0.0, jitter_s=0.0, per_host=1)
+    order: list[str] = []
+    first_paused = asyncio.Event()
+    first_done = asyncio.Event()
+
+    async def first() -> None:
+        async with pacer.turn("shop.test") as turn:
+            await turn.start()
+            turn.pause()
+            first_paused.set()
+            for _ in range(5):
+                await asyncio.sleep(0)
+            await turn.resume()  # queued behind the second page's hold
+            order.append("first sends late")
+            first_done.set()
+
+    async def second() -> None:
+        await first_paused.wait()
+        async with pacer.turn("shop.test") as turn:
+            await turn.start()
+            order.append("second loads")
+            for _ in range(5):
+                await asyncio.sleep(0)
+            turn.pause()
+            await first_done.wait()
+
+    async def third() -> None:
+        await first_paused.wait()
+        for _ in range(2):
+            await asyncio.sleep(0)
+        async with pacer.turn("shop.test") as turn:
+            await turn.start()
+            order.append("third loads")
+
+    await asyncio.wait_for(asyncio.gather(first(), second(), third()), 5)
+    assert order == ["second loads", "first sends late", "third loads"]
