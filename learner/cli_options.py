@@ -136,7 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--concurrency",
         type=int,
         metavar="C",
-        help=f"pages open at once, 1 to {MAX_CONCURRENCY} (default {_DEFAULTS.concurrency})",
+        help=(
+            f"pages open at once, 1 to {MAX_CONCURRENCY} (default: 2 per CPU core, at most one"
+            f" per 512 MB of memory; {_DEFAULTS.concurrency} here)"
+        ),
     )
     net.add_argument(
         "--timeout",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -16,6 +17,7 @@ __all__ = [
     "LearnerConfig",
     "RenderSettings",
     "build_config",
+    "default_concurrency",
     "read_config_file",
 ]
 
@@ -31,6 +33,39 @@ MAX_SAMPLES = 1000
 """The most sample URLs per parameter (a pattern keeps at most 1000 URLs to pick from)."""
 MAX_CONCURRENCY = 64
 """The most pages open at once: each is a browser tab of 100-300 MB."""
+PAGES_PER_CORE = 2
+"""Pages open at once per CPU core by default: most of a render is waiting."""
+MEMORY_PER_PAGE = 512 << 20
+"""Memory set aside per open page by default (a tab takes 100-300 MB, images more)."""
+
+
+def default_concurrency(cores: int | None = None, memory_bytes: int | None = None) -> int:
+    """Pages open at once by default: two per CPU core, at most one per 512 MB of memory.
+
+    A page waiting out its quiet window uses no CPU and holds nothing of its host, so more
+    pages than cores keep the machine busy; memory bounds them on a small machine.
+
+    Args:
+        cores: CPU cores to use (default: those this process may run on).
+        memory_bytes: the machine's memory (default: read from the system; unknown means
+            no bound from memory).
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        cores = cores or os.cpu_count() or 1
+    if memory_bytes is None:
+        memory_bytes = _physical_memory()
+    by_memory = memory_bytes // MEMORY_PER_PAGE if memory_bytes else MAX_CONCURRENCY
+    return max(1, min(MAX_CONCURRENCY, PAGES_PER_CORE * cores, by_memory))
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 _MAX_SECONDS = 86_400.0  # a day: longer is a typo, and Playwright takes milliseconds
 
 ARCHIVE_WINDOW_S = 86400.0
@@ -126,7 +161,7 @@ class LearnerConfig:
     give_up_after: int = 2
     joint_samples: int = 2
     default_values: int = 2
-    concurrency: int = 2
+    concurrency: int = field(default_factory=default_concurrency)
     per_host: int = 1
     delay_s: float = 1.0
     jitter_s: float = 0.5

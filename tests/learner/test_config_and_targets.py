@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from learner.config import LearnerConfig, build_config, read_config_file
+from learner.config import LearnerConfig, build_config, default_concurrency, read_config_file
 from learner.errors import ConfigError
 from learner.plan.targets import parse_target, read_targets
 
@@ -152,3 +152,19 @@ def test_an_ipv6_origin_covers_its_urls() -> None:
     assert not target.covers("http://[::2]:8080/p")
     assert not target.covers("http://[::1]/p")
     assert parse_target("[::1]").covers("https://[::1]/")
+
+
+@pytest.mark.parametrize(
+    "cores, memory_gib, expected",
+    [
+        (2, 24, 4),  # two per core
+        (16, 4, 8),  # one per 512 MB of memory at most
+        (64, 1024, 64),  # never past the cap
+        (1, 0.25, 1),  # at least one
+    ],
+)
+def test_the_default_concurrency_grows_with_cores_and_memory(
+    cores: int, memory_gib: float, expected: int
+) -> None:
+    assert default_concurrency(cores, int(memory_gib * (1 << 30))) == expected
+    assert LearnerConfig().concurrency == default_concurrency()
