@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup demo test test-fast test-engines-parallel bench lint
+.PHONY: setup demo test test-fast test-engines-parallel bench lint lint-check
 
 setup:
 	@scripts/setup.sh
@@ -21,7 +21,8 @@ ENGINES := browser or spark or ray or apps or slow
 # again, about 4 s of every worker's start.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
-test: setup
+# ruff and mypy (strict) first: code that does not pass them does not get tested.
+test: setup lint-check
 	@status=0; \
 	$(PYTEST) -n auto -m "not ($(ENGINES))" || status=$$?; \
 	$(PYTEST) -m "$(ENGINES)" || status=$$?; \
@@ -38,7 +39,8 @@ bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) -m benchmarks.bench_normalize
 
-lint: setup
-	$(PY) -m pip install --quiet -e ".[dev]"
+lint: setup lint-check
+
+lint-check:
 	$(PY) -m ruff check samepage learner tests benchmarks
 	$(PY) -m mypy

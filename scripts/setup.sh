@@ -27,11 +27,12 @@ apt_install() {
 }
 
 stamp="$VENV/.samepage-installed"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing samepage[learner,cluster,duckdb,spark,scrapy,warc,test,apps] into $VENV" >&2
+extras="learner,cluster,duckdb,spark,scrapy,warc,test,apps,dev"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ "$(cat "$stamp")" != "$extras" ]; then
+    echo "setup: installing samepage[$extras] into $VENV" >&2
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet -e ".[learner,cluster,duckdb,spark,scrapy,warc,test,apps]"
-    touch "$stamp"
+    "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
+    echo "$extras" > "$stamp"
 fi
 
 # Trac, for the tests on real applications, apart: Datasette's python-multipart installs a
