@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import longest_key, lookup_host
+from samepage._models import Explanation, ParamDecision
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, split_url
@@ -61,52 +62,6 @@ _NAME_CACHE_LIMIT = 2_000
 Fallback = Literal["shared", "keep", "domain"]
 _FALLBACKS = ("shared", "keep", "domain")
 Errors = Literal["none", "raise"]
-
-
-@dataclass(frozen=True, slots=True)
-class ParamDecision:
-    """Why one query parameter was kept or dropped."""
-
-    name: str
-    value: str
-    kept: bool
-    layer: str
-    rule: str
-    source: str
-
-    def to_json(self) -> dict[str, Any]:
-        """This decision as a JSON-ready dict."""
-        return {
-            "name": self.name,
-            "value": self.value,
-            "kept": self.kept,
-            "layer": self.layer,
-            "rule": self.rule,
-            "source": self.source,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Explanation:
-    """The decision trace of one URL: every parameter's decision and the result."""
-
-    url: str
-    result: str
-    pattern: str | None
-    learned_domain: str | None
-    params: tuple[ParamDecision, ...]
-    rewrites: tuple[Rewrite, ...] = ()  # redirect unwraps, aliases, path session ids, in order
-
-    def to_json(self) -> dict[str, Any]:
-        """This explanation as a JSON-ready dict."""
-        return {
-            "url": self.url,
-            "result": self.result,
-            "pattern": self.pattern,
-            "learned_domain": self.learned_domain,
-            "rewrites": [r.to_json() for r in self.rewrites],
-            "params": [p.to_json() for p in self.params],
-        }
 
 
 class _HostPolicy:
