@@ -1,0 +1,229 @@
+"""The learned layer's decision for one query parameter of one URL.
+
+The pattern's verdicts (its template scope's first), else the shared evidence of the URL's
+path template, else the domain fallback; learned defaults drop one value of a kept parameter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from samepage._query import Pair, value_of
+from samepage.learned import ParamVerdict, PatternEntry, TemplateScope
+from samepage.rules import Rule
+
+if TYPE_CHECKING:
+    from samepage.normalizer import _HostPolicy
+
+
+def _count_name(pairs: list[Pair], name: str) -> int:
+    count = 0
+    for other, _ in pairs:
+        count += other == name
+    return count
+
+
+def _recorded(
+    found: PatternEntry | None, scope: TemplateScope | None, name: str
+) -> ParamVerdict | None:
+    """The verdict that holds for ``name``: the template scope's, else the pattern's."""
+    recorded = scope.params.get(name) if scope is not None else None
+    if recorded is None and found is not None:
+        recorded = found.params.get(name)
+    return recorded
+
+
+def _another_default(
+    found: PatternEntry | None, scope: TemplateScope | None, name: str, pairs: list[Pair]
+) -> bool:
+    """Whether another parameter carries a learned default not proven droppable with ``name``'s.
+
+    Defaults are proven one at a time; several leave one URL together only where the
+    pattern's ``joint_defaults`` names every parameter involved (shared evidence has none).
+    """
+    joint = found.joint_defaults if found is not None else None
+    together = joint.names if joint is not None and name in joint.names else frozenset()
+    for other, piece in pairs:
+        if other != name and other not in together:
+            recorded = _recorded(found, scope, other)
+            if recorded is not None and value_of(piece) in recorded.defaults:
+                return True
+    return False
+
+
+def _default_decision(
+    where: str,
+    name: str,
+    recorded: ParamVerdict,
+    found: PatternEntry | None,
+    scope: TemplateScope | None,
+    piece: str,
+    pairs: list[Pair],
+    evidence: str,
+) -> tuple[bool, Rule] | None:
+    """The decision a learned default of ``name`` makes on this URL, if any.
+
+    ``where`` is the rule id's ``HOST:LABEL`` part; ``evidence`` is added to the detail.
+    """
+    value = value_of(piece)
+    default = recorded.defaults.get(value)
+    if default is None:
+        return None
+    # The learner tested each default alone, where the parameter appears once, and
+    # several together only for the names of the pattern's joint_defaults.
+    if _another_default(found, scope, name, pairs):
+        return True, Rule(
+            f"learned:{where}:{name}:default-with-another",
+            "learned",
+            "a learned default, kept: another parameter of the URL has its default "
+            f"too, and the two were not proven droppable together{evidence}",
+        )
+    if _count_name(pairs, name) == 1:
+        return False, Rule(
+            f"learned:{where}:{name}:default={value}",
+            "learned",
+            f"a learned default: the page with {name}={value} and without {name} "
+            f"were the same on {default.tested} sample(s){evidence}",
+        )
+    return None
+
+
+def _shared_evidence(recorded: ParamVerdict) -> str:
+    """The detail's note of the patterns a shared verdict rests on."""
+    patterns = recorded.extra.get("patterns")
+    if isinstance(patterns, list) and all(isinstance(p, str) for p in patterns):
+        named = ", ".join(repr(p) for p in patterns)
+        return f"; shared evidence of {len(patterns)} pattern(s): {named}"
+    return "; shared evidence of the host's patterns"
+
+
+def _companion_note(values: object) -> str:
+    """The detail's note of how a verdict's samples covered the other parameters' values.
+
+    >>> _companion_note({"max": {"share": 0.642, "urls": 14, "classes_seen": 2,
+    ...                  "classes": [{"value": "10", "covered": True}, {"value": "5"}]}})
+    '; beside max: 1 of 2 value classes, 64.2% of 14 URLs'
+    """
+    if not isinstance(values, dict):
+        return ""
+    notes = []
+    for name, seen in sorted(values.items()):
+        if not isinstance(seen, dict):
+            continue
+        classes = seen.get("classes")
+        covered = (
+            sum(1 for c in classes if isinstance(c, dict) and c.get("covered"))
+            if isinstance(classes, list)
+            else 0
+        )
+        share = seen.get("share")
+        if isinstance(share, (int, float)):
+            notes.append(
+                f"{name}: {covered} of {seen.get('classes_seen')} value classes, "
+                f"{share:.1%} of {seen.get('urls')} URLs"
+            )
+    return "; beside " + ", ".join(notes) if notes else ""
+
+
+def _unseen_companions(recorded: ParamVerdict, pattern: str | None, name: str) -> list[str]:
+    """The URL's other parameters that no pattern a shared verdict rests on has beside ``name``.
+
+    A shared verdict was learned on studied patterns; a URL of another pattern whose other
+    parameters one of them holds met the same companions. Any other companion (a page size
+    beside ``page``, say) may decide whether ``name`` matters: the verdict says nothing there.
+    """
+    others = {n for n in (pattern or "").split("&") if n and n != name}
+    patterns = recorded.extra.get("patterns")
+    if not isinstance(patterns, list):
+        return sorted(others)  # evidence of unknown patterns met no companion
+    best: set[str] | None = None
+    for studied in patterns:
+        missing = others - set(str(studied).split("&"))
+        if best is None or len(missing) < len(best):
+            best = missing
+    return sorted(best if best is not None else others)
+
+
+def _learned_decision(
+    policy: _HostPolicy,
+    name: str,
+    pattern: str | None,
+    piece: str,
+    pairs: list[Pair],
+    template: str | None,
+) -> tuple[bool, Rule] | None:
+    """The learned layer's decision, or None when it has none.
+
+    The pattern's verdicts (its template scope's first), else the shared evidence of the
+    URL's template, else the domain fallback.
+    """
+    entry = policy.learned
+    assert entry is not None
+    key = policy.learned_key or ""
+    if entry.content is not None:
+        kept = name in entry.content
+        verdict = "content" if kept else "not-content"
+        return kept, Rule(f"learned:{key}:{verdict}:{name}", "learned", "learned set (simple form)")
+    found = entry.patterns.get(pattern) if pattern is not None else None
+    scope: TemplateScope | None = None
+    recorded: ParamVerdict | None = None
+    evidence = ""
+    label = pattern
+    if found is not None:
+        if template is not None and found.templates:
+            scope = found.templates.get(template)
+            recorded = scope.params.get(name) if scope is not None else None
+            if recorded is not None:
+                label = f"{pattern}@{template}"
+        if recorded is None:
+            recorded = found.params.get(name)
+            if recorded is None:
+                return True, Rule(
+                    f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
+                )
+    elif policy.shared is not None and template is not None:
+        scope = policy.shared.get(template)
+        recorded = scope.params.get(name) if scope is not None else None
+        label = f"*@{template}"
+        if recorded is not None:
+            evidence = _shared_evidence(recorded)
+            unseen = _unseen_companions(recorded, pattern, name)
+            if unseen and (recorded.neutral or recorded.defaults):
+                return True, Rule(
+                    f"learned:{key}:{label}:{name}:unseen-companions",
+                    "learned",
+                    f"kept: the shared evidence{evidence.removeprefix('; shared evidence')} "
+                    f"never had {name} beside {', '.join(unseen)}",
+                )
+    if recorded is None:
+        fallback = policy.fallback
+        if fallback is not None and name in fallback:
+            neutral = fallback[name]
+            kind = "neutral-everywhere" if neutral else "non-neutral-somewhere"
+            return not neutral, Rule(
+                f"learned:{key}:*:{name}:{kind}", "learned", "domain-level fallback"
+            )
+        return None
+    if recorded.defaults:
+        where = f"{key}:{label}"
+        decided = _default_decision(where, name, recorded, found, scope, piece, pairs, evidence)
+        if decided is not None:
+            return decided
+    assert label is not None  # a recorded verdict came from a pattern or a template scope
+    decided = policy.verdict_rules.get((label, name))
+    if decided is None:
+        decided = not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, evidence)
+        policy.verdict_rules[(label, name)] = decided
+    return decided
+
+
+def _verdict_rule(where: str, name: str, recorded: ParamVerdict, evidence: str) -> Rule:
+    """The rule of a recorded verdict, its detail the counts, reason and coverage."""
+    detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
+    if recorded.reason:
+        detail += f"; {recorded.reason}"
+    covered = recorded.extra.get("coverage")
+    if isinstance(covered, dict) and covered.get("values"):
+        detail += _companion_note(covered["values"])
+    return Rule(f"learned:{where}:{name}:{recorded.verdict}", "learned", detail + evidence)
+
