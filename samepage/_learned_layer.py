@@ -13,7 +13,7 @@ from samepage.learned import ParamVerdict, PatternEntry, TemplateScope
 from samepage.rules import Rule
 
 if TYPE_CHECKING:
-    from samepage.normalizer import _HostPolicy
+    from samepage._policy import _HostPolicy
 
 
 def _count_name(pairs: list[Pair], name: str) -> int:

@@ -15,24 +15,22 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Literal
 
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import longest_key, lookup_host
-from samepage._learned_layer import _learned_decision
 from samepage._models import Explanation, ParamDecision
+from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import (
-    DomainEntry,
     LearnedSet,
     LearnedSource,
-    TemplateScope,
     load_learned,
 )
-from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule, RuleSet, default_rules
+from samepage.rules import NameMatcher, Rule, RuleSet, default_rules
 from samepage.templates import path_template
 
 logger = logging.getLogger(__name__)
@@ -48,234 +46,13 @@ __all__ = [
     "same_page",
 ]
 
-_DROP, _KEEP, _OPEN = 0, 1, 2
-_UNSEEN: Any = object()
-_DEFAULT = Rule(
-    "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
-)
 _POLICY_CACHE_LIMIT = 50_000
 # Each unwrap makes the URL shorter; the bound only guards against a pathological rule table.
 _MAX_REWRITES = 32
-_NAME_CACHE_LIMIT = 2_000
 
 Fallback = Literal["shared", "keep", "domain"]
 _FALLBACKS = ("shared", "keep", "domain")
 Errors = Literal["none", "raise"]
-
-
-class _HostPolicy:
-    """What the per-parameter decision needs for a group of hosts that share every rule.
-
-    Hosts with the same domain rules, extra allowlist entry, learned entry and ambiguous
-    exceptions (most hosts: none of them) share one policy, so its per-name cache stays warm
-    however many distinct hosts a stream of URLs has.
-    """
-
-    __slots__ = (
-        "allow",
-        "ambiguous",
-        "block",
-        "by_name",
-        "codes",
-        "except_paths",
-        "excepted",
-        "fallback",
-        "learned",
-        "learned_key",
-        "names",
-        "prefix_keys",
-        "prefixes",
-        "scoped",
-        "shared",
-        "verdict_rules",
-    )
-
-    def __init__(
-        self,
-        norm: MIQPSNormalizer,
-        domain: DomainRules | None,
-        allow_host: NameMatcher | None,
-        learned: tuple[str, DomainEntry] | None,
-        excepted: frozenset[str],
-    ) -> None:
-        self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
-        # On the paths the group excepts, the same policy without the group's block list.
-        self.except_paths = domain.except_paths if domain else None
-        self.excepted: _HostPolicy = (
-            _HostPolicy(
-                norm,
-                replace(domain, block=NameMatcher(), except_paths=None),
-                allow_host,
-                learned,
-                excepted,
-            )
-            if domain is not None and domain.except_paths is not None
-            else self
-        )
-        extra_allow = [norm._extra_allow_all]
-        if allow_host is not None:
-            extra_allow.append(allow_host)
-        if domain:
-            extra_allow.append(domain.allow)
-        self.allow = tuple(extra_allow)
-        self.learned_key: str | None = learned[0] if learned else None
-        self.learned: DomainEntry | None = learned[1] if learned else None
-        # Each recorded verdict's decision, built once: (label, name) -> (keep, rule).
-        self.verdict_rules: dict[tuple[str, str], tuple[bool, Rule]] = {}
-        self.fallback = (
-            self.learned.fallback()
-            if self.learned is not None and norm.learned_fallback == "domain"
-            else None
-        )
-        self.shared: Mapping[str, TemplateScope] | None = (
-            self.learned.shared
-            if self.learned is not None and self.learned.shared and norm.learned_fallback != "keep"
-            else None
-        )
-        # Whether a decision may depend on the URL's path template: only then is it computed.
-        self.scoped = self.shared is not None or (
-            self.learned is not None
-            and any(pattern.templates for pattern in self.learned.patterns.values())
-        )
-        self.ambiguous: dict[str, AmbiguousRule] = {
-            name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
-        }
-        self.prefixes = norm.rules.ambiguous_prefixes
-        self.prefix_keys = tuple(p for p, _ in self.prefixes)
-        self.by_name: dict[str, AmbiguousRule | None] = {}
-        self.names: dict[str, tuple[int, Rule | None]] = {}
-        self.codes: dict[str, int] = {}
-
-    def static(self, name: str) -> tuple[int, Rule | None]:
-        """Blocklist and allowlist decision for ``name`` (cached per host)."""
-        decided = self.names.get(name)
-        if decided is not None:
-            return decided
-        lower = name.lower()
-        decided = (_OPEN, None)
-        for matcher in self.block:
-            rule = matcher.match(lower) if matcher else None
-            if rule is not None:
-                decided = (_DROP, rule)
-                break
-        else:
-            for matcher in self.allow:
-                rule = matcher.match(lower) if matcher else None
-                if rule is not None:
-                    decided = (_KEEP, rule)
-                    break
-        if len(self.names) < _NAME_CACHE_LIMIT:
-            self.names[name] = decided
-        return decided
-
-    def code(self, name: str) -> int:
-        """What the filter does with ``name`` (cached per host): drop, keep, or ask :meth:`dynamic`.
-
-        A name the static rules leave open is kept outright when no later layer can drop it
-        here (no learned entry, no ambiguous rule): :meth:`dynamic` would keep it by default.
-        """
-        code = self.static(name)[0]
-        if code == _OPEN and self.learned is None and self.ambiguous_rule(name) is None:
-            code = _KEEP
-        if len(self.codes) < _NAME_CACHE_LIMIT:
-            self.codes[name] = code
-        return code
-
-    def dynamic(
-        self, name: str, piece: str, pattern: str | None, pairs: list[Pair], template: str | None
-    ) -> tuple[bool, Rule]:
-        """Learned, ambiguous and default layers for a name the static rules left open.
-
-        ``pairs`` are the URL's other parameters, for rules that need a partner name;
-        ``template`` is the URL's path template when the host is :attr:`scoped`, else None.
-        """
-        if self.learned is not None:
-            decided = _learned_decision(self, name, pattern, piece, pairs, template)
-            if decided is not None:
-                return decided
-        ambiguous = self.ambiguous_rule(name)
-        if (
-            ambiguous is not None
-            and ambiguous.is_tracking(value_of(piece))
-            and (not ambiguous.requires or _has_name(pairs, ambiguous.requires))
-        ):
-            return False, ambiguous.rule
-        return True, _DEFAULT
-
-    def drops_again(self, reduced: list[Pair], left: list[Pair], template: str | None) -> list[str]:
-        """The names a second pass over ``reduced`` would drop (``left``: its open pairs).
-
-        Dropping parameters changes the pattern key, and the learned verdicts of the new
-        pattern may drop more: a key that normalises to another key. The normalizer then
-        keeps what the first pass dropped (the conflict resolves toward keeping), so every
-        key normalises to itself. The path, and so ``template``, is the same on both passes.
-        """
-        pattern = join_pattern(name for name, _ in reduced)
-        return [
-            name
-            for name, piece in left
-            if not self.dynamic(name, piece, pattern, reduced, template)[0]
-        ]
-
-    def ambiguous_rule(self, name: str) -> AmbiguousRule | None:
-        """The value-conditioned rule for ``name`` on this host, if any (cached per host)."""
-        found: AmbiguousRule | None = self.by_name.get(name, _UNSEEN)
-        if found is not _UNSEEN:
-            return found
-        lower = name.lower()
-        found = self.ambiguous.get(lower)
-        if found is None and lower.startswith(self.prefix_keys):
-            found = next(r for p, r in self.prefixes if lower.startswith(p))
-        if len(self.by_name) < _NAME_CACHE_LIMIT:
-            self.by_name[name] = found
-        return found
-
-
-def _keep_on_conflict(
-    policy: _HostPolicy,
-    pairs: list[Pair],
-    statics: list[tuple[int, Rule | None]],
-    decided: list[tuple[bool, Rule]],
-    pattern: str,
-    template: str | None,
-) -> list[tuple[bool, Rule]]:
-    """``decided``, with the dynamic drops kept when a second pass would drop more."""
-    opened = [code == _OPEN for code, _ in statics]
-    dropped = [is_open and not kept for is_open, (kept, _) in zip(opened, decided, strict=True)]
-    if not any(dropped):
-        return decided
-    reduced = [
-        pair
-        for pair, (code, _), gone in zip(pairs, statics, dropped, strict=True)
-        if code != _DROP and not gone
-    ]
-    left = [
-        pair
-        for pair, is_open, gone in zip(pairs, opened, dropped, strict=True)
-        if is_open and not gone
-    ]
-    again = policy.drops_again(reduced, left, template)
-    if not again:
-        return decided
-    after = join_pattern(name for name, _ in reduced)
-    why = (
-        f"kept: without it the URL's pattern is {after!r}, whose verdicts would then drop "
-        f"{', '.join(sorted(set(again)))}, which pattern {pattern!r} keeps; a conflict "
-        "between two patterns resolves toward keeping"
-    )
-    key = policy.learned_key or "*"
-    where = pattern if template is None else f"{pattern}@{template}"
-    return [
-        (True, Rule(f"learned:{key}:{where}:{name}:conflict", "learned", why)) if gone else d
-        for (name, _), gone, d in zip(pairs, dropped, decided, strict=True)
-    ]
-
-
-def _has_name(pairs: list[Pair], lower_name: str) -> bool:
-    for name, _ in pairs:  # a plain loop: no generator on this path
-        if name == lower_name:
-            return True
-    return lower_name in {name.lower() for name, _ in pairs}
 
 
 def _as_matcher(
