@@ -16,6 +16,7 @@ from samepage.errors import InvalidURL
 __all__ = [
     "Parts",
     "host_and_port",
+    "join_url",
     "normalize_host",
     "normalize_path",
     "split_url",
@@ -96,6 +97,21 @@ def split_url(url: str) -> Parts | None:
         query,
         normalize_fragment(fragment) if fragment else "",
     )
+
+
+def join_url(parts: Parts, query: str) -> str:
+    """The URL of ``parts`` with ``query`` for its query (``parts[5]`` is not read)."""
+    scheme, userinfo, host, port, path, _, fragment = parts
+    if port:
+        host = f"{host}:{port}"
+    # One string built for the common forms (every URL goes through here).
+    if not fragment:
+        if query:
+            return f"{scheme}://{userinfo}{host}{path}?{query}"
+        return f"{scheme}://{userinfo}{host}{path}"
+    if query:
+        return f"{scheme}://{userinfo}{host}{path}?{query}#{fragment}"
+    return f"{scheme}://{userinfo}{host}{path}#{fragment}"
 
 
 def _scheme(url: str, text: str) -> tuple[str, int] | None:

@@ -23,7 +23,7 @@ from samepage._models import Explanation, ParamDecision
 from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
-from samepage._url import Parts, split_url
+from samepage._url import Parts, join_url, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import (
     LearnedSet,
@@ -239,7 +239,7 @@ class MIQPSNormalizer:
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], parts[4], query)
-        return _join(parts, query)
+        return join_url(parts, query)
 
     def _host_rewrites(self, host: str) -> HostRewrites:
         """The redirect and alias rules of ``host``, cached per host."""
@@ -447,7 +447,7 @@ class MIQPSNormalizer:
         parts = self._http_parts(url)
         policy = self._path_policy(parts)
         kept = [pair for pair in query_pairs(parts[5]) if policy.static(pair[0])[0] != _DROP]
-        return _join(parts, serialize(kept))
+        return join_url(parts, serialize(kept))
 
     def same(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` normalise to the same key."""
@@ -468,21 +468,7 @@ def _require_str(url: object) -> str:
 
 def _record(steps: list[Rewrite] | None, rule: str, source: str, old: Parts, new: Parts) -> None:
     if steps is not None:
-        steps.append(Rewrite(rule, source, _join(old, old[5]), _join(new, new[5])))
-
-
-def _join(parts: Parts, query: str) -> str:
-    scheme, userinfo, host, port, path, _, fragment = parts
-    if port:
-        host = f"{host}:{port}"
-    # One string built for the common forms (every URL goes through here).
-    if not fragment:
-        if query:
-            return f"{scheme}://{userinfo}{host}{path}?{query}"
-        return f"{scheme}://{userinfo}{host}{path}"
-    if query:
-        return f"{scheme}://{userinfo}{host}{path}?{query}#{fragment}"
-    return f"{scheme}://{userinfo}{host}{path}#{fragment}"
+        steps.append(Rewrite(rule, source, join_url(old, old[5]), join_url(new, new[5])))
 
 
 _default: MIQPSNormalizer | None = None
