@@ -7,9 +7,7 @@ so the two halves can never disagree on the format. See ``docs/learned-format.md
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,13 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from samepage import _url
-from samepage._encoding import QUERY, normalize_escapes
 from samepage._files import write_text_atomic
 from samepage._hosts import longest_key, lookup_host
 from samepage._json import parse_json
 from samepage.errors import LearnedFormatError
-from samepage.templates import is_template, path_template
 
 __all__ = [
     "FORMAT",
@@ -359,7 +354,9 @@ class LearnedSet:
         Raises:
             LearnedFormatError: naming the first problem found, and where.
         """
-        return _Reader(origin).document(data)
+        from samepage._validate import Reader  # the validator builds this module's types
+
+        return Reader(origin).document(data)
 
     @classmethod
     def from_simple(cls, mapping: Mapping[str, Any], *, origin: str = "learned") -> LearnedSet:
@@ -368,6 +365,8 @@ class LearnedSet:
         Each host then keeps exactly its listed parameters (after the blocklist and the
         allowlist) and drops the others.
         """
+        from samepage._validate import host_key
+
         domains: dict[str, DomainEntry] = {}
         for host, names in mapping.items():
             if not isinstance(host, str) or not host:
@@ -381,7 +380,7 @@ class LearnedSet:
             bad = [n for n in content if not isinstance(n, str) or not n]
             if bad:
                 raise LearnedFormatError(f"{origin}[{host!r}]: {bad[0]!r} is not a parameter name")
-            domains[_host_key(host.lower(), origin)] = DomainEntry(content=content)
+            domains[host_key(host.lower(), origin)] = DomainEntry(content=content)
         return cls(domains)
 
 
@@ -462,305 +461,3 @@ def dumps_learned(learned: LearnedSet, *, where: str = "learned set") -> str:
 
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _host_key(key: str, where: str) -> str:
-    """Check that ``key`` (``host`` or ``host:port``) is written as URLs carry it.
-
-    A key in any other spelling (upper case, Unicode, a trailing dot, ``0x7f.1``, a port
-    with leading zeros) could never match a normalised URL: it is refused, not ignored.
-    """
-    if key.startswith("["):
-        end = key.find("]") + 1
-        host, rest = (key[:end], key[end:]) if end else (key, "")
-        sep, port = rest[:1], rest[1:]
-        bad_tail = bool(rest) and sep != ":"
-    else:
-        host, sep, port = key.partition(":")
-        bad_tail = False
-    try:
-        canonical = _url._normalize_host(host) if host and not bad_tail else None
-    except ValueError:
-        canonical = None
-    port_ok = not sep or (
-        port.isascii()
-        and port.isdigit()
-        and len(port) <= 5
-        and str(int(port)) == port
-        and int(port) <= 65535
-    )
-    if canonical is None or not port_ok:
-        raise LearnedFormatError(
-            f"{where}: domain key {key!r} must be a lower-case IDNA host name, optionally "
-            "host:port (a port from 0 to 65535, no leading zeros)"
-        )
-    if canonical != host:
-        raise LearnedFormatError(
-            f"{where}: domain key {key!r} can never match: URLs carry this host as {canonical!r}"
-        )
-    return key
-
-
-_PLACEHOLDER_SEGMENT = re.compile(r"(\{id\}|\{slug\})((?:\.[A-Za-z]{1,5})?)")
-
-
-def _normalised_template(template: str) -> str:
-    """``template`` as a normalised path would spell it (its placeholders kept).
-
-    The normalizer reads the template of a URL's normalised path (upper-case escapes,
-    non-ASCII escaped, no ``//``, dot segments or trailing ``/``), so a key spelled
-    otherwise (``/items/``, ``/a//b``, ``/%ce%bb``, ``/items?x``, ``/été``) never matches.
-    A placeholder counts only as a whole segment (with its extension), as templates have it.
-    """
-    n = 0
-    while f"~{n}" in template:
-        n += 1
-    tokens: dict[str, str] = {}
-
-    def token(found: re.Match[str]) -> str:
-        name = f"~{n}{'i' if found.group(1) == '{id}' else 's'}~"
-        tokens[name] = found.group(1)
-        return name + found.group(2)
-
-    segments = [
-        _PLACEHOLDER_SEGMENT.sub(token, s) if _PLACEHOLDER_SEGMENT.fullmatch(s) else s
-        for s in template.split("/")
-    ]
-    text = _url.normalize_path("/".join(segments))
-    for name, placeholder in tokens.items():
-        text = text.replace(name, placeholder)
-    return text
-
-
-class _Reader:
-    """Validates a format-1 document, naming the path of the first problem."""
-
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
-        self.threshold = 0.0  # the run's change-rate threshold, from settings
-
-    def fail(self, where: str, problem: str) -> LearnedFormatError:
-        return LearnedFormatError(f"{self.origin}: {where}: {problem}")
-
-    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(where, f"expected an object, got {type(value).__name__}")
-        return value
-
-    def count(self, value: Any, where: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise self.fail(where, f"expected a non-negative integer, got {value!r}")
-        return value
-
-    def writable(self, doc: Mapping[str, Any]) -> None:
-        """Refuse values a JSON file cannot hold: non-finite numbers, unencodable strings."""
-        stack: list[tuple[str, Any]] = []
-        for key, item in doc.items():
-            if not isinstance(key, str):
-                raise self.fail("document", f"key {key!r} is not a string")
-            self.encodable(key, "document")
-            stack.append((key, item))
-        while stack:
-            where, value = stack.pop()
-            if isinstance(value, float) and not math.isfinite(value):
-                raise self.fail(where, f"{value!r} is not a JSON number")
-            if isinstance(value, str):
-                self.encodable(value, where)
-            elif isinstance(value, Mapping):
-                for key, item in value.items():
-                    if not isinstance(key, str):
-                        raise self.fail(where, f"key {key!r} is not a string")
-                    self.encodable(key, where)
-                    stack.append((f"{where}[{key!r}]", item))
-            elif isinstance(value, (list, tuple)):
-                stack.extend((f"{where}[{i}]", item) for i, item in enumerate(value))
-
-    def encodable(self, text: str, where: str) -> None:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise self.fail(
-                where, f"{text!r} has a lone surrogate: no UTF-8 file can hold it"
-            ) from None
-
-    def document(self, data: Any) -> LearnedSet:
-        doc = self.mapping(data, "document")
-        self.writable(doc)
-        if doc.get("format") != FORMAT:
-            raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
-        version = doc.get("version")
-        if type(version) is not int or version != VERSION:
-            raise self.fail(
-                "version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})"
-            )
-        created = doc.get("created", "")
-        if not isinstance(created, str):
-            raise self.fail("created", "expected a string")
-        settings = self.mapping(doc.get("settings", {}), "settings")
-        threshold = settings.get("threshold", 0.0)
-        if (
-            not isinstance(threshold, (int, float))
-            or isinstance(threshold, bool)
-            or not 0.0 <= threshold < 1.0
-        ):
-            raise self.fail("settings.threshold", f"expected a number in [0, 1), got {threshold!r}")
-        self.threshold = float(threshold)
-        domains = self.mapping(doc.get("domains"), "domains")
-        parsed = {
-            _host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
-            for host, entry in domains.items()
-        }
-        extra = {
-            k: v
-            for k, v in doc.items()
-            if k not in ("format", "version", "created", "settings", "domains")
-        }
-        return LearnedSet(parsed, created, dict(settings), extra)
-
-    def domain(self, value: Any, where: str) -> DomainEntry:
-        entry = self.mapping(value, where)
-        patterns = self.mapping(entry.get("patterns"), f"{where}.patterns")
-        parsed = {
-            key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()
-        }
-        shared = self.scopes(entry.get("shared", {}), None, f"{where}.shared")
-        extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared")}
-        return DomainEntry(parsed, extra=extra, shared=shared)
-
-    def scopes(self, value: Any, names: list[str] | None, where: str) -> dict[str, TemplateScope]:
-        """Template scopes; ``names``, if given, are the only parameters they may name."""
-        parsed = {}
-        for template, scope in self.mapping(value, where).items():
-            at = f"{where}[{template!r}]"
-            if not is_template(template):
-                raise self.fail(
-                    at,
-                    "a template is a path starting with '/' in which ids and slugs are "
-                    f"placeholders (samepage.path_template gives {path_template(template)!r})",
-                )
-            spelled = _normalised_template(template)
-            if spelled != template:
-                raise self.fail(
-                    at,
-                    "this template can never match: templates are of normalised paths, "
-                    f"which spell it {spelled!r}",
-                )
-            fields = self.mapping(scope, at)
-            params = self.mapping(fields.get("params"), f"{at}.params")
-            if names is not None:
-                unknown = sorted(set(params) - set(names))
-                if unknown:
-                    raise self.fail(
-                        f"{at}.params", f"parameter {unknown[0]!r} is not in the pattern"
-                    )
-            else:
-                bad = sorted(n for n in params if not n or any(c in n for c in "&=#"))
-                if bad:
-                    raise self.fail(
-                        f"{at}.params",
-                        f"{bad[0]!r} is not a parameter name (non-empty, without '&', '=', '#')",
-                    )
-            verdicts = {n: self.verdict(v, f"{at}.params[{n!r}]") for n, v in params.items()}
-            extra = {k: v for k, v in fields.items() if k not in ("urls", "params")}
-            urls = self.count(fields.get("urls", 0), f"{at}.urls")
-            parsed[template] = TemplateScope(urls, verdicts, extra)
-        return parsed
-
-    def pattern(self, key: str, value: Any, where: str) -> PatternEntry:
-        names = pattern_names(key)
-        if names != sorted(set(names)) or any(not n for n in names):
-            raise self.fail(
-                where, "a pattern key is the sorted, de-duplicated parameter names joined by '&'"
-            )
-        entry = self.mapping(value, where)
-        params = self.mapping(entry.get("params"), f"{where}.params")
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise self.fail(f"{where}.params", f"parameter {unknown[0]!r} is not in the pattern")
-        parsed = {name: self.verdict(v, f"{where}.params[{name!r}]") for name, v in params.items()}
-        joint = None
-        if "joint_defaults" in entry:
-            joint = self.joint_defaults(entry["joint_defaults"], parsed, f"{where}.joint_defaults")
-        templates = self.scopes(entry.get("templates", {}), names, f"{where}.templates")
-        extra = {
-            k: v
-            for k, v in entry.items()
-            if k not in ("urls", "params", "joint_defaults", "templates")
-        }
-        urls = self.count(entry.get("urls", 0), f"{where}.urls")
-        return PatternEntry(urls, parsed, extra, joint, templates)
-
-    def joint_defaults(
-        self, value: Any, params: Mapping[str, ParamVerdict], where: str
-    ) -> JointDefaults:
-        fields = self.mapping(value, where)
-        names = fields.get("names")
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise self.fail(f"{where}.names", f"expected a list of parameter names, got {names!r}")
-        if len(set(names)) < 2:
-            raise self.fail(f"{where}.names", "defaults are dropped together from two names up")
-        without = sorted(n for n in names if n not in params or not params[n].defaults)
-        if without:
-            raise self.fail(f"{where}.names", f"parameter {without[0]!r} has no learned default")
-        tested, changed, failed = (self.count(fields.get(n, 0), f"{where}.{n}") for n in _COUNTS)
-        if tested == 0 or changed or failed:
-            raise self.fail(
-                where,
-                "defaults are dropped together only on samples that all showed the same page "
-                f"(tested {tested}, changed {changed}, failed {failed})",
-            )
-        extra = {k: v for k, v in fields.items() if k not in ("names", *_COUNTS)}
-        return JointDefaults(frozenset(names), tested, changed, failed, extra)
-
-    def verdict(self, value: Any, where: str) -> ParamVerdict:
-        entry = self.mapping(value, where)
-        verdict = entry.get("verdict")
-        if verdict not in ("neutral", "non-neutral"):
-            raise self.fail(
-                f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}"
-            )
-        tested, changed, failed = (self.count(entry.get(n, 0), f"{where}.{n}") for n in _COUNTS)
-        if verdict == "neutral" and (tested == 0 or changed > self.threshold * tested):
-            raise self.fail(
-                where,
-                "a neutral verdict needs a tested sample and no more changes than the "
-                f"settings' threshold {self.threshold} allows (tested {tested}, "
-                f"changed {changed})",
-            )
-        reason = entry.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise self.fail(f"{where}.reason", "expected a string")
-        defaults = self.defaults(entry.get("defaults", {}), verdict, f"{where}.defaults")
-        extra = {
-            k: v for k, v in entry.items() if k not in ("verdict", "reason", "defaults", *_COUNTS)
-        }
-        return ParamVerdict(
-            verdict, tested, changed, failed, reason=reason, extra=extra, defaults=defaults
-        )
-
-    def defaults(self, value: Any, verdict: str, where: str) -> dict[str, DefaultValue]:
-        entries = self.mapping(value, where)
-        if entries and verdict == "neutral":
-            raise self.fail(where, "a neutral parameter is dropped whatever its value")
-        parsed = {}
-        for key, entry in entries.items():
-            at = f"{where}[{key!r}]"
-            if "&" in key or "#" in key or normalize_escapes(key, QUERY) != key:
-                raise self.fail(
-                    at,
-                    "a default value is written as normalised URLs carry it "
-                    f"({normalize_escapes(key.replace('&', '%26').replace('#', '%23'), QUERY)!r})",
-                )
-            fields = self.mapping(entry, at)
-            tested, changed, failed = (self.count(fields.get(n, 0), f"{at}.{n}") for n in _COUNTS)
-            if changed:
-                raise self.fail(f"{at}.changed", f"a default never changed the page, got {changed}")
-            if tested == 0 or failed:
-                raise self.fail(
-                    at,
-                    "a default is learned on tested samples none of which failed "
-                    f"(tested {tested}, failed {failed})",
-                )
-            extra = {k: v for k, v in fields.items() if k not in _COUNTS}
-            parsed[key] = DefaultValue(tested, changed, failed, extra)
-        return parsed
