@@ -24,6 +24,7 @@ from samepage.learned import (
     ParamVerdict,
     PatternEntry,
     TemplateScope,
+    changed_too_often,
     pattern_names,
 )
 from samepage.templates import is_template, path_template
@@ -287,7 +288,8 @@ class Reader:
                 f"{where}.verdict", f"expected 'neutral' or 'non-neutral', got {verdict!r}"
             )
         tested, changed, failed = (self.count(entry.get(n, 0), f"{where}.{n}") for n in _COUNTS)
-        if verdict == "neutral" and (tested == 0 or changed > self.threshold * tested):
+        too_often = changed_too_often(changed, tested, self.threshold)
+        if verdict == "neutral" and (tested == 0 or too_often):
             raise self.fail(
                 where,
                 "a neutral verdict needs a tested sample and no more changes than the "

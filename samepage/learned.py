@@ -31,6 +31,7 @@ __all__ = [
     "PatternConflict",
     "PatternEntry",
     "TemplateScope",
+    "changed_too_often",
     "dump_learned",
     "dumps_learned",
     "load_learned",
@@ -382,6 +383,16 @@ class LearnedSet:
                 raise LearnedFormatError(f"{origin}[{host!r}]: {bad[0]!r} is not a parameter name")
             domains[host_key(host.lower(), origin)] = DomainEntry(content=content)
         return cls(domains)
+
+
+def changed_too_often(changed: int, tested: int, threshold: float) -> bool:
+    """Whether ``changed`` of ``tested`` samples are more changes than ``threshold`` allows.
+
+    The change-rate rule of the learning method: a parameter is neutral only where this is
+    false (and a sample was tested). The learner decides with it and the reader checks
+    neutral verdicts with it.
+    """
+    return changed > threshold * tested
 
 
 def pattern_names(pattern: str) -> list[str]:

@@ -49,6 +49,7 @@ from learner.plan.sampling import (
     without_param,
 )
 from samepage import ParamVerdict, PatternEntry, TemplateScope
+from samepage.learned import changed_too_often
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class _Outcomes:
         """Whether the samples of ``template`` settled a change there."""
         tally = self.by_template.get(template)
         planned = max(self.planned.get(template, 0), 1)
-        return tally is not None and tally.changed > threshold * planned
+        return tally is not None and changed_too_often(tally.changed, planned, threshold)
 
     def changed_templates(self, threshold: float) -> list[str]:
         return [t for t in sorted(self.by_template) if self.changed_on(t, threshold)]
@@ -134,7 +135,9 @@ async def _test_param(
         changed = found.changed_templates(config.threshold)
         # Settled non-neutral: the change rate stays above the threshold whatever comes, and
         # no sample left could show a template that disagrees.
-        if tally.changed > config.threshold * len(urls) and all(settled(t) for t in rest):
+        if changed_too_often(tally.changed, len(urls), config.threshold) and all(
+            settled(t) for t in rest
+        ):
             break
         # Settled undecidable: too few samples left to reach min_samples successes.
         if not changed and tally.tested + len(rest) < config.min_samples:
@@ -245,7 +248,9 @@ def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str])
     counts = (tally.tested, tally.changed, tally.failed)
     seen = coverage(tally, found.spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
-    changed = tally.changed > config.threshold * max(tally.tested, 1) and tally.changed
+    changed = (
+        changed_too_often(tally.changed, max(tally.tested, 1), config.threshold) and tally.changed
+    )
     if changed or found.changed_templates(config.threshold):
         extra["cause"] = VerdictCause.CHANGED.value
         return ParamVerdict("non-neutral", *counts, extra=extra)
