@@ -10,11 +10,12 @@ path and fragment canonicalised, and the parameters that identify content kept.
 
 from __future__ import annotations
 
-from samepage._encoding import escape_undecodable
-from samepage._files import atomic_file, discard_stdout, refuse_overwrite, write_text_atomic
-from samepage._hosts import host_suffixes, lookup_host
-from samepage._query import query_params
-from samepage._url import host_and_port, normalize_host, url_host
+# The "x as x" names stay importable from here as before, but are not the library's API (not
+# in __all__): the URL helpers' documented home is samepage.urls, the file writers' samepage._files.
+from samepage._files import atomic_file as atomic_file
+from samepage._files import discard_stdout as discard_stdout
+from samepage._files import refuse_overwrite as refuse_overwrite
+from samepage._files import write_text_atomic as write_text_atomic
 from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
     DefaultValue,
@@ -40,6 +41,13 @@ from samepage.normalizer import (
 )
 from samepage.rules import Rule, RuleSet
 from samepage.templates import path_template
+from samepage.urls import escape_undecodable as escape_undecodable
+from samepage.urls import host_and_port as host_and_port
+from samepage.urls import host_suffixes as host_suffixes
+from samepage.urls import lookup_host as lookup_host
+from samepage.urls import normalize_host as normalize_host
+from samepage.urls import query_params as query_params
+from samepage.urls import url_host as url_host
 
 __version__ = "0.2.0"
 
@@ -62,22 +70,11 @@ __all__ = [
     "SamepageError",
     "TemplateScope",
     "__version__",
-    "atomic_file",
-    "discard_stdout",
     "dump_learned",
-    "escape_undecodable",
-    "host_and_port",
-    "host_suffixes",
     "load_learned",
-    "lookup_host",
-    "normalize_host",
     "normalize_many",
     "normalize_url",
     "path_template",
     "pattern_key",
-    "query_params",
-    "refuse_overwrite",
     "same_page",
-    "url_host",
-    "write_text_atomic",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import samepage
+import samepage.urls
+from samepage import _files
 
 
 def test_all_is_sorted_and_complete() -> None:
@@ -13,8 +15,20 @@ def test_all_is_sorted_and_complete() -> None:
     # Engine and crawler adapters become attributes once another test imports them.
     engines = {"arrow", "duckdb", "spark", "archives", "scrapy"}
     modules = {"annotations", "cli", "errors", "learned", "normalizer", "rules", "templates"}
-    modules |= engines
-    assert public - set(samepage.__all__) - modules == set()
+    modules |= engines | {"urls"}
+    # Older import paths kept working: the URL helpers (now in samepage.urls) and the
+    # file-writing helpers, importable from samepage but not part of its API.
+    kept = set(samepage.urls.__all__) | set(_files.__all__)
+    assert public - set(samepage.__all__) - modules - kept == set()
+
+
+def test_the_url_helpers_have_one_public_home() -> None:
+    assert samepage.urls.__all__ == sorted(samepage.urls.__all__)
+    for name in samepage.urls.__all__:
+        assert getattr(samepage.urls, name) is getattr(samepage, name, None) or name in {
+            "pattern_names"
+        }, name
+    assert samepage.urls.pattern_key("https://s.example/p?b=1&utm_source=x&a=2") == "a&b"
 
 
 def test_errors_are_value_errors() -> None:
