@@ -37,11 +37,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import PurePath
 from typing import Any, Literal
 
 from samepage._archive_io import ArchiveFile, Broken, open_regular
 from samepage._warc import MAX_HEADERS, MAX_SKIP, WarcHead, warc_heads
+from samepage.formats import file_format
 
 __all__ = [
     "ARCHIVE_FORMATS",
@@ -118,11 +118,8 @@ class Capture:
 
 def archive_format(path: str) -> ArchiveFormat | None:
     """``cdxj`` (``.cdxj``, ``.cdxj.gz``) or ``warc`` (``.warc``, ``.warc.gz``) by extension."""
-    suffixes = [s.lower() for s in PurePath(path).suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes.pop()
-    last = suffixes[-1] if suffixes else ""
-    return "cdxj" if last == ".cdxj" else "warc" if last == ".warc" else None
+    found = file_format(path, compressions=(".gz",))
+    return found if found == "cdxj" or found == "warc" else None
 
 
 def media_type(mime: str) -> str:

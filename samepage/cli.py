@@ -16,13 +16,13 @@ import argparse
 import io
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import PurePath
 from typing import Any, TextIO
 
 from samepage import __version__
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
+from samepage.formats import file_format
 from samepage.normalizer import MIQPSNormalizer
 
 __all__ = ["main"]
@@ -198,15 +198,12 @@ class _UsageError(Exception):
     """A command line that cannot run: printed, exit status 2."""
 
 
-_TABLE_SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
-
-
 def _table_format(args: argparse.Namespace) -> str | None:
     """``parquet`` or ``csv`` for table input, ``None`` for text (one URL per line)."""
     if args.input_format is not None:
         found = None if args.input_format == "text" else str(args.input_format)
     else:
-        kinds = {_TABLE_SUFFIXES.get(_suffix(name)) for name in args.files or ["-"]}
+        kinds = {_table_kind(name) for name in args.files or ["-"]}
         if len(kinds) > 1:
             raise _UsageError("mixed inputs: give text files and table files in separate runs")
         found = kinds.pop()
@@ -217,11 +214,10 @@ def _table_format(args: argparse.Namespace) -> str | None:
     return found
 
 
-def _suffix(name: str) -> str:
-    suffixes = [s.lower() for s in PurePath(name).suffixes]
-    while suffixes and suffixes[-1] in (".gz", ".zst"):
-        suffixes.pop()
-    return suffixes[-1] if suffixes else ""
+def _table_kind(name: str) -> str | None:
+    """``parquet`` or ``csv`` by extension (DuckDB undoes ``.gz`` and ``.zst``), else ``None``."""
+    found = file_format(name, compressions=(".gz", ".zst"))
+    return found if found in ("parquet", "csv") else None
 
 
 def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:

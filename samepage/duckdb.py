@@ -17,7 +17,7 @@ import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Literal
 
 import duckdb
@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 
 from samepage._files import refuse_overwrite, remove_stale_temps, temp_path
 from samepage.arrow import normalize_array, observed_text
+from samepage.formats import file_format
 from samepage.normalizer import MIQPSNormalizer, default_normalizer
 
 __all__ = [
@@ -48,13 +49,6 @@ __all__ = [
 InputFormat = Literal["parquet", "csv"]
 OutputFormat = Literal["parquet", "csv", "jsonl"]
 
-_OUTPUT_SUFFIXES: dict[str, OutputFormat] = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-}
 _COPY_OPTIONS = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER", "jsonl": "FORMAT json"}
 _EXAMPLES = 3
 _BATCH_ROWS = 65_536
@@ -159,10 +153,10 @@ def output_format(path: str) -> OutputFormat:
         ValueError: for an extension that is not ``.parquet``, ``.csv``, ``.jsonl`` or
             ``.ndjson``.
     """
-    found = _OUTPUT_SUFFIXES.get(PurePath(path).suffix.lower())
-    if found is None:
-        raise ValueError(f"{path}: output must end in .parquet, .csv, .jsonl or .ndjson")
-    return found
+    found = file_format(path)
+    if found == "parquet" or found == "csv" or found == "jsonl":
+        return found
+    raise ValueError(f"{path}: output must end in .parquet, .csv, .jsonl or .ndjson")
 
 
 def normalize_file(

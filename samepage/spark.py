@@ -20,7 +20,6 @@ import sys
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import PurePath
 from typing import Any, Literal
 
 import pyarrow as pa
@@ -29,6 +28,7 @@ from pyspark.sql import functions as F
 
 from samepage._files import refuse_overwrite
 from samepage.arrow import normalize_array, observed_text
+from samepage.formats import file_format
 from samepage.learned import load_learned
 from samepage.normalizer import MIQPSNormalizer
 
@@ -216,7 +216,7 @@ def _parser() -> argparse.ArgumentParser:
     job.add_argument(
         "--input-format",
         choices=("parquet", "csv", "json"),
-        help="default: by extension (.csv, .json, .jsonl), else parquet",
+        help="default: by extension (.csv; .json, .jsonl, .ndjson), else parquet",
     )
     job.add_argument(
         "--output-format", choices=("parquet", "json"), default="parquet", help="%(default)s"
@@ -232,8 +232,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _input_format(path: str) -> str:
-    suffix = PurePath(path.rstrip("/")).suffix.lower()
-    return {".csv": "csv", ".json": "json", ".jsonl": "json"}.get(suffix, "parquet")
+    found = file_format(path.rstrip("/"))
+    return "csv" if found == "csv" else "json" if found in ("json", "jsonl") else "parquet"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

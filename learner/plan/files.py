@@ -30,13 +30,13 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.sampling import PatternGroup, url_parts, without_param
 from samepage import MIQPSNormalizer, atomic_file
+from samepage.formats import file_format
 
 __all__ = ["PlanFormat", "plan_format", "plan_rows", "read_plan", "write_plan"]
 
@@ -45,11 +45,9 @@ PlanFormat = Literal["parquet", "jsonl"]
 
 def plan_format(path: str) -> PlanFormat:
     """The format of a plan file by its extension: ``.parquet`` or ``.jsonl``."""
-    suffix = PurePath(path).suffix.lower()
-    if suffix in (".parquet", ".pq"):
-        return "parquet"
-    if suffix in (".jsonl", ".ndjson"):
-        return "jsonl"
+    found = file_format(path)
+    if found == "parquet" or found == "jsonl":
+        return found
     raise ConfigError(f"{path}: a plan must end in .parquet or .jsonl")
 
 

@@ -16,7 +16,6 @@ plan ``crawl --urls`` makes of it, by construction.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import PurePath
 from typing import Any, Literal
 
 from learner.errors import ConfigError
@@ -25,6 +24,7 @@ from learner.plan.log_lines import text_log_reader
 from learner.plan.sampling import MAX_GROUP_URLS, make_group, top_patterns, url_parts
 from learner.plan.targets import Target
 from samepage import MIQPSNormalizer, escape_undecodable
+from samepage.formats import file_format
 
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
@@ -34,12 +34,8 @@ _TEXT_LINES = "text_log_lines"
 
 def input_format(path: str) -> LogFormat:
     """The format of a URL log by its extension: Parquet, CSV, else text (one URL a line)."""
-    name = PurePath(path).name.lower()
-    if name.endswith((".parquet", ".pq")):
-        return "parquet"
-    if name.endswith((".csv", ".csv.gz")):
-        return "csv"
-    return "text"
+    found = file_format(path, compressions=(".gz",))
+    return found if found == "parquet" or found == "csv" else "text"
 
 
 def _observed(line: str | bytes | None) -> str | None:
