@@ -161,20 +161,25 @@ class _HostPolicy:
             return False, ambiguous.rule
         return True, _DEFAULT
 
-    def drops_again(self, reduced: list[Pair], left: list[Pair], template: str | None) -> list[str]:
-        """The names a second pass over ``reduced`` would drop (``left``: its open pairs).
+    def drops_again(
+        self, reduced: list[Pair], left: list[Pair], template: str | None
+    ) -> list[tuple[Pair, Rule]]:
+        """What a second pass over ``reduced`` would drop (``left``: its open pairs), and why.
 
         Dropping parameters changes the pattern key, and the learned verdicts of the new
         pattern may drop more: a key that normalises to another key. The normalizer then
         keeps what the first pass dropped (the conflict resolves toward keeping), so every
         key normalises to itself. The path, and so ``template``, is the same on both passes.
+        This is the one conflict rule: ``normalize``, ``explain`` and the listing of a
+        learned set's conflicts (:func:`samepage.learned.pattern_conflicts`) all ask it.
         """
         pattern = join_pattern(name for name, _ in reduced)
-        return [
-            name
-            for name, piece in left
-            if not self.dynamic(name, piece, pattern, reduced, template)[0]
-        ]
+        again = []
+        for pair in left:  # a plain loop: no generator on this path
+            kept, rule = self.dynamic(pair[0], pair[1], pattern, reduced, template)
+            if not kept:
+                again.append((pair, rule))
+        return again
 
     def ambiguous_rule(self, name: str) -> AmbiguousRule | None:
         """The value-conditioned rule for ``name`` on this host, if any (cached per host)."""
@@ -190,19 +195,41 @@ class _HostPolicy:
         return found
 
 
-def _keep_on_conflict(
+def first_pass(
+    policy: _HostPolicy, pairs: list[Pair], template: str | None
+) -> tuple[list[tuple[int, Rule | None]], str, list[tuple[bool, Rule]]]:
+    """Each pair's static code and the pattern key, and each pair's decision before conflicts.
+
+    ``template`` is the URL's path template when the policy is scoped, else None.
+    """
+    statics = [policy.static(name) for name, _ in pairs]
+    live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
+    pattern = join_pattern(name for name, _ in live)
+    decided: list[tuple[bool, Rule]] = []
+    for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
+        if code == _OPEN:
+            decided.append(policy.dynamic(name, piece, pattern, live, template))
+        else:
+            assert rule is not None
+            decided.append((code == _KEEP, rule))
+    return statics, pattern, decided
+
+
+def conflict(
     policy: _HostPolicy,
     pairs: list[Pair],
     statics: list[tuple[int, Rule | None]],
     decided: list[tuple[bool, Rule]],
-    pattern: str,
     template: str | None,
-) -> list[tuple[bool, Rule]]:
-    """``decided``, with the dynamic drops kept when a second pass would drop more."""
+) -> tuple[list[bool], str, list[tuple[Pair, Rule]]]:
+    """The first pass's dynamic drops, the pattern it leaves, and what that pattern drops again.
+
+    No drops again (an empty list): the first pass stands.
+    """
     opened = [code == _OPEN for code, _ in statics]
     dropped = [is_open and not kept for is_open, (kept, _) in zip(opened, decided, strict=True)]
     if not any(dropped):
-        return decided
+        return dropped, "", []
     reduced = [
         pair
         for pair, (code, _), gone in zip(pairs, statics, dropped, strict=True)
@@ -213,13 +240,26 @@ def _keep_on_conflict(
         for pair, is_open, gone in zip(pairs, opened, dropped, strict=True)
         if is_open and not gone
     ]
-    again = policy.drops_again(reduced, left, template)
+    after = join_pattern(name for name, _ in reduced)
+    return dropped, after, policy.drops_again(reduced, left, template)
+
+
+def _keep_on_conflict(
+    policy: _HostPolicy,
+    pairs: list[Pair],
+    statics: list[tuple[int, Rule | None]],
+    decided: list[tuple[bool, Rule]],
+    pattern: str,
+    template: str | None,
+) -> list[tuple[bool, Rule]]:
+    """``decided``, with the dynamic drops kept when a second pass would drop more."""
+    dropped, after, again = conflict(policy, pairs, statics, decided, template)
     if not again:
         return decided
-    after = join_pattern(name for name, _ in reduced)
+    names = ", ".join(sorted({name for (name, _), _ in again}))
     why = (
         f"kept: without it the URL's pattern is {after!r}, whose verdicts would then drop "
-        f"{', '.join(sorted(set(again)))}, which pattern {pattern!r} keeps; a conflict "
+        f"{names}, which pattern {pattern!r} keeps; a conflict "
         "between two patterns resolves toward keeping"
     )
     key = policy.learned_key or "*"
@@ -235,4 +275,3 @@ def _has_name(pairs: list[Pair], lower_name: str) -> bool:
         if name == lower_name:
             return True
     return lower_name in {name.lower() for name, _ in pairs}
-

@@ -20,7 +20,7 @@ from typing import Literal
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import longest_key, lookup_host
 from samepage._models import Explanation, ParamDecision
-from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict
+from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict, first_pass
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import Parts, join_url, split_url
@@ -30,7 +30,7 @@ from samepage.learned import (
     LearnedSource,
     load_learned,
 )
-from samepage.rules import NameMatcher, Rule, RuleSet, default_rules
+from samepage.rules import NameMatcher, RuleSet, default_rules
 from samepage.templates import path_template
 
 logger = logging.getLogger(__name__)
@@ -397,17 +397,8 @@ class MIQPSNormalizer:
         parts = self._rewrite(parts, steps)
         policy = self._path_policy(parts)
         pairs = query_pairs(parts[5])
-        statics = [policy.static(name) for name, _ in pairs]
-        live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
-        pattern = join_pattern(name for name, _ in live)
         template = path_template(parts[4]) if policy.scoped else None
-        decided: list[tuple[bool, Rule]] = []
-        for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
-            if code == _OPEN:
-                decided.append(policy.dynamic(name, piece, pattern, live, template))
-            else:
-                assert rule is not None
-                decided.append((code == _KEEP, rule))
+        statics, pattern, decided = first_pass(policy, pairs, template)
         if policy.learned is not None:
             decided = _keep_on_conflict(policy, pairs, statics, decided, pattern, template)
         decisions = [
