@@ -211,70 +211,16 @@ class PatternConflict:
         return out
 
 
-def _verdicts_at(pattern: PatternEntry, template: str | None) -> Mapping[str, ParamVerdict]:
-    """The verdicts of ``pattern`` on URLs of ``template``: its scope's over its own."""
-    scope = pattern.templates.get(template) if template is not None else None
-    if scope is None:
-        return pattern.params
-    return {**pattern.params, **scope.params}
-
-
-def _drops_more(kept_by: Mapping[str, ParamVerdict], name: str, then: ParamVerdict) -> list[str]:
-    """What ``then`` drops of ``name`` that the verdicts ``kept_by`` keep."""
-    before = kept_by.get(name)
-    if then.neutral:
-        return [name]
-    known = before.defaults if before is not None else {}
-    return [f"{name}={value}" for value in sorted(then.defaults) if value not in known]
-
-
-def _turns_into(params: Mapping[str, ParamVerdict], names: list[str]) -> list[list[str]]:
-    """The names a URL of ``names`` may be left with under ``params``.
-
-    Less its neutral names, or less those and one name with learned defaults.
-    """
-    kept = [n for n in names if n not in params or not params[n].neutral]
-    firsts = [] if len(kept) == len(names) else [kept]
-    firsts += [
-        [n for n in kept if n != name] for name in kept if name in params and params[name].defaults
-    ]
-    return firsts
-
-
 def pattern_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
     """The conflicts between the patterns of one host, as :class:`PatternConflict` lists them.
 
-    A pattern turns into the pattern of its non-neutral names, or into that pattern less
-    one parameter with learned defaults; both are checked here, on the templates without a
-    scope and on each template that either pattern has a scope for. The normalizer's own
-    check runs per URL and catches every case, the ambiguous layer, the shared evidence
-    and the domain fallback too.
+    Found by the normalizer's own per-URL check (the one ``normalize`` and ``explain`` ask),
+    on a probe URL of every pattern and every template a scope or the shared evidence
+    names, with each parameter's learned default values and one value no default names.
     """
-    templates = sorted({t for pattern in entry.patterns.values() for t in pattern.templates})
-    found: list[PatternConflict] = []
-    for key, pattern in sorted(entry.patterns.items()):
-        names = pattern_names(key)
-        for template in (None, *templates):
-            params = _verdicts_at(pattern, template)
-            for left in _turns_into(params, names):
-                into = "&".join(left)
-                then = entry.patterns.get(into)
-                if then is None or (
-                    template is not None
-                    and template not in pattern.templates
-                    and template not in then.templates
-                ):
-                    continue
-                verdicts = _verdicts_at(then, template)
-                lost = [
-                    item
-                    for name in left
-                    if name in verdicts
-                    for item in _drops_more(params, name, verdicts[name])
-                ]
-                if lost:
-                    found.append(PatternConflict(domain, key, into, tuple(lost), template))
-    return found
+    from samepage._conflicts import host_conflicts  # the check needs the normalizer
+
+    return host_conflicts(domain, entry)
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,29 @@ def test_a_parameter_that_matters_only_beside_another_is_not_merged_on_renormali
     assert rule == "learned:s.example:a&b:a:conflict"
 
 
+def test_conflicts_are_listed_by_the_check_normalize_makes() -> None:
+    # a&b drops a; on /c/{id}, pattern b (not in the file) meets the shared evidence, which
+    # drops b: normalize keeps a there, and the listing says so.
+    def verdict(kind: str) -> dict[str, Any]:
+        return {"verdict": kind, "tested": 3, "changed": 3 * (kind != "neutral")}
+
+    doc = _set(
+        {"a&b": {"urls": 3, "params": {"a": verdict("neutral"), "b": verdict("non-neutral")}}}
+    )
+    doc["domains"]["s.example"]["shared"] = {
+        "/c/{id}": {"params": {"b": {**verdict("neutral"), "patterns": ["b"]}}}
+    }
+    conflicts = load_learned(doc).conflicts()
+    assert [(c.pattern, c.into, c.names, c.template) for c in conflicts] == [
+        ("a&b", "b", ("b",), "/c/{id}")
+    ]
+    norm = MIQPSNormalizer(learned=doc)
+    assert norm.normalize("https://s.example/c/1?a=1&b=2") == "https://s.example/c/1?a=1&b=2"
+    assert norm.normalize("https://s.example/d?a=1&b=2") == "https://s.example/d?b=2"
+    rule = next(p.rule for p in norm.explain("https://s.example/c/1?a=1&b=2").params)
+    assert rule == "learned:s.example:a&b@/c/{id}:a:conflict"
+
+
 def test_conflicts_list_the_neutral_and_the_default_cases() -> None:
     def verdict(kind: str, **defaults: int) -> dict[str, Any]:
         out: dict[str, Any] = {"verdict": kind, "tested": 3, "changed": 3 * (kind != "neutral")}
