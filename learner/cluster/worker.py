@@ -98,9 +98,9 @@ class DomainWorker:
         self.browser = browser
         self.budget = evidence_budget_bytes
         self.normalizer = MIQPSNormalizer()
-        self.limiter, self.retry_policy, self.fetch_page, self.robots = politeness(
-            config, self.resolve
-        )
+        polite = politeness(config, self.resolve)
+        self.limiter, self.retry_policy = polite.limiter, polite.retry_policy
+        self.fetch_page, self.robots = polite.fetch_page, polite.robots
         self._stack = AsyncExitStack()
         self._renderer: Renderer | None = None
         self._opening = asyncio.Lock()

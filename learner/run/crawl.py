@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from learner.config import LearnerConfig
 from learner.errors import ConfigError
@@ -138,7 +138,8 @@ def _summed(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
     return dict(sorted(total.items()))
 
 
-class Politeness(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Politeness:
     """What keeps one process polite to the hosts it studies."""
 
     limiter: HostLimiter
@@ -317,7 +318,9 @@ class _InProcess:
         assert self.choice is not None, "prepare() comes first"
         config, targets = request.config, request.targets
         resolve = dict(request.resolve or {})
-        limiter, retry_policy, fetch_page, robots = politeness(config, resolve)
+        polite = politeness(config, resolve)
+        limiter, retry_policy = polite.limiter, polite.retry_policy
+        fetch_page, robots = polite.fetch_page, polite.robots
         stats = [DomainStats(t.key) for t in targets]
         async with Renderer(
             config.render,

@@ -128,7 +128,8 @@ async def _render_all(server: SiteServer, browser: BrowserChoice, folder: Path) 
         SUITE_CONFIG, delay_s=DELAY_S, jitter_s=0.2, per_host=1, concurrency=8
     )
     resolve = server.resolve()
-    limiter, retry_policy, _, robots = politeness(config, resolve)
+    polite = politeness(config, resolve)
+    limiter, retry_policy, robots = polite.limiter, polite.retry_policy, polite.robots
     limiter.set_crawl_delay("delayed.test", CRAWL_DELAY_S)  # as robots.txt would
     progress = Progress(enabled=False)
     peak = 0
