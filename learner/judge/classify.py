@@ -26,6 +26,7 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.joint import Compare, joint_check, scoped_joint_check
+from learner.judge.rate import ChangeRule
 from learner.judge.tally import (
     Spread,
     Tally,
@@ -49,7 +50,6 @@ from learner.plan.sampling import (
     without_param,
 )
 from samepage import ParamVerdict, PatternEntry, TemplateScope
-from samepage.learned import changed_too_often
 
 logger = logging.getLogger(__name__)
 
@@ -95,14 +95,26 @@ class _Outcomes:
         )
         return cls(name, group, spread, len({param_values(s, name) for s in group.statics}))
 
-    def changed_on(self, template: str, threshold: float) -> bool:
-        """Whether the samples of ``template`` settled a change there."""
+    def changed_on(self, template: str, rule: ChangeRule) -> bool:
+        """Whether the samples of ``template`` show a change there (its verdict)."""
         tally = self.by_template.get(template)
-        planned = max(self.planned.get(template, 0), 1)
-        return tally is not None and changed_too_often(tally.changed, planned, threshold)
+        return tally is not None and rule.changed(tally.changed, tested=tally.tested)
 
-    def changed_templates(self, threshold: float) -> list[str]:
-        return [t for t in sorted(self.by_template) if self.changed_on(t, threshold)]
+    def settled_on(self, template: str, rule: ChangeRule) -> bool:
+        """Whether ``template`` shows a change whatever its planned samples left show."""
+        tally = self.by_template.get(template)
+        if tally is None:
+            return False
+        left = max(self.planned.get(template, 0) - tally.tested - tally.failed, 0)
+        return rule.settled(tally.changed, tested=tally.tested, left=left)
+
+    def changed_templates(self, rule: ChangeRule) -> list[str]:
+        """The templates whose samples show a change (their verdicts)."""
+        return [t for t in sorted(self.by_template) if self.changed_on(t, rule)]
+
+    def settled_templates(self, rule: ChangeRule) -> list[str]:
+        """The templates that show a change whatever their planned samples left show."""
+        return [t for t in sorted(self.by_template) if self.settled_on(t, rule)]
 
 
 async def _test_param(
@@ -115,6 +127,7 @@ async def _test_param(
 ) -> _Outcomes:
     """Test one parameter on its sample URLs, stopping as soon as the verdicts are settled."""
     found = _Outcomes.of(name, group, config)
+    rule = ChangeRule(config.threshold)
     templates = [template_of(group.static_of(url)) for url in urls]
     for template in templates:
         found.planned[template] = found.planned.get(template, 0) + 1
@@ -123,7 +136,7 @@ async def _test_param(
     could_differ = _templates_with_values(group, name, config.min_samples)
 
     def settled(template: str) -> bool:
-        changed = found.changed_templates(config.threshold)
+        changed = found.settled_templates(rule)
         return template in changed or (bool(changed) and template not in could_differ)
 
     for index, url in enumerate(urls):
@@ -132,12 +145,11 @@ async def _test_param(
         outcome = await compare(url, without_param(url, name))
         found.add(url, outcome)
         tally, rest = found.all, templates[index + 1 :]
-        changed = found.changed_templates(config.threshold)
+        changed = found.settled_templates(rule)
         # Settled non-neutral: the change rate stays above the threshold whatever comes, and
         # no sample left could show a template that disagrees.
-        if changed_too_often(tally.changed, len(urls), config.threshold) and all(
-            settled(t) for t in rest
-        ):
+        over = rule.settled(tally.changed, tested=tally.tested, left=len(rest))
+        if over and all(settled(t) for t in rest):
             break
         # Settled undecidable: too few samples left to reach min_samples successes.
         if not changed and tally.tested + len(rest) < config.min_samples:
@@ -198,7 +210,7 @@ async def _settle_disagreement(
     them, gets more samples of its own (at most ``samples`` in all on it). Only templates
     that disagree pay: without a change elsewhere nothing more is drawn.
     """
-    if not found.changed_templates(config.threshold):
+    if not found.changed_templates(ChangeRule(config.threshold)):
         return
     could_differ = _templates_with_values(found.group, found.name, config.min_samples)
     for template in sorted(found.by_template):
@@ -248,10 +260,8 @@ def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str])
     counts = (tally.tested, tally.changed, tally.failed)
     seen = coverage(tally, found.spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
-    changed = (
-        changed_too_often(tally.changed, max(tally.tested, 1), config.threshold) and tally.changed
-    )
-    if changed or found.changed_templates(config.threshold):
+    rule = ChangeRule(config.threshold)
+    if rule.changed(tally.changed, tested=tally.tested) or found.changed_templates(rule):
         extra["cause"] = VerdictCause.CHANGED.value
         return ParamVerdict("non-neutral", *counts, extra=extra)
     reason, cause = _want(found, config)
@@ -322,7 +332,7 @@ def _scoped(
         seen = coverage(tally, spread)
         extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
         counts = (tally.tested, tally.changed, tally.failed)
-        if found.changed_on(template, config.threshold):
+        if found.changed_on(template, ChangeRule(config.threshold)):
             extra["cause"] = VerdictCause.CHANGED.value
             out[template] = ParamVerdict("non-neutral", *counts, extra=extra)
         elif (
