@@ -115,9 +115,8 @@ def _render_split(result: CrawlResult) -> tuple[Counter[str], Counter[str]]:
     for pair, record in read_run_folder(result.run_folder).pairs.items():
         kind = kinds.get(pair, "parameter tests")
         comparisons[kind] += 1
-        used = record.get("evidence", {}).get("renders", {})
-        for url, role in zip(pair, ("original", "candidate"), strict=True):
-            for nth in range(used.get(role, 0)):
+        for url, used in zip(pair, record.evidence.renders, strict=True):
+            for nth in range(used):
                 renders[kind] += (url, nth) not in seen
                 seen.add((url, nth))
     return comparisons, renders

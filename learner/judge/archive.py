@@ -42,8 +42,8 @@ from typing import Any
 
 from learner.config import ARCHIVE_WINDOW_S
 from learner.errors import ConfigError
-from learner.judge.decision import Cause
-from learner.model import PairOutcome
+from learner.model import Cause, PairOutcome, SampleEvidence
+from learner.plan.sampling import read_piece
 from samepage.archives import (
     Capture,
     archive_format,
@@ -139,24 +139,29 @@ def _split(url: str) -> tuple[str, list[str]]:
     return base, [piece for piece in query.split("&") if piece]
 
 
-def _name(piece: str) -> str:
-    return piece.partition("=")[0]
-
-
 def _agrees(url: str, candidate: str, dropped: frozenset[str]) -> bool:
     """Whether ``url`` is on the candidate's path with its values of the shared parameters.
 
-    Parameters are compared by name as spelled; a parameter in ``dropped`` (the tested
-    one) may take any value.
+    Parameters are compared by name and value as the normaliser reads them
+    (:func:`learner.plan.sampling.read_piece`: ``%61=1`` is ``a=1``); a parameter in
+    ``dropped`` (the tested one) may take any value.
     """
     base, pieces = _split(url)
     want_base, want = _split(candidate)
     if base != want_base:
         return False
-    shared = ({_name(p) for p in pieces} & {_name(p) for p in want}) - dropped
-    return all(
-        [p for p in pieces if _name(p) == n] == [p for p in want if _name(p) == n] for n in shared
-    )
+    mine, theirs = _params(pieces), _params(want)
+    shared = (set(mine) & set(theirs)) - dropped
+    return all(mine[n] == theirs[n] for n in shared)
+
+
+def _params(pieces: list[str]) -> dict[str, list[str]]:
+    """Each parameter's values, in order, from query pieces as spelled."""
+    found: dict[str, list[str]] = {}
+    for piece in pieces:
+        name, value = read_piece(piece)
+        found.setdefault(name, []).append(value)
+    return found
 
 
 @dataclass(slots=True)
@@ -225,8 +230,9 @@ class ArchiveEvidence:
             return ArchiveRefusal.ROUGH_TIME if rough else ArchiveRefusal.NOT_CAPTURED
         if len(self.varied.get(_split(candidate)[0], ())) < 2:
             return ArchiveRefusal.ONE_BODY  # one body for every URL of the path
-        kept = _split(candidate)[1]
-        dropped = frozenset(_name(p) for p in _split(original)[1] if p not in kept)
+        kept = _params(_split(candidate)[1])
+        had = _params(_split(original)[1])
+        dropped = frozenset(n for n, values in had.items() if kept.get(n) != values)
         best: tuple[float, str, str, Capture, Capture] | None = None
         # The furthest check a pair of one digest passed, for the refusal.
         reached = ArchiveRefusal.DIGESTS_DIFFER
@@ -271,8 +277,8 @@ def archive_outcome(original: str, candidate: str, found: ArchiveMatch) -> PairO
         f"archived 2xx captures of both have payload digest {found.original.digest}, "
         f"{found.seconds_apart:.0f}s apart, and the original sends those bytes now"
     )
-    evidence = {"archive": found.to_json(), "renders": {"original": 0, "candidate": 0}}
-    return PairOutcome(original, candidate, "same", reason, evidence, Cause.ARCHIVE.value)
+    evidence = SampleEvidence(archive=found.to_json())
+    return PairOutcome(original, candidate, "same", reason, evidence, Cause.ARCHIVE)
 
 
 def load_archive(paths: Sequence[str], window_s: float = DEFAULT_WINDOW_S) -> ArchiveEvidence:

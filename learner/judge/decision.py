@@ -22,45 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Literal
 
 from learner.judge.compare import Comparison, compare
 from learner.judge.fingerprint import Fingerprint
-from learner.model import Outcome
+from learner.model import Cause, Outcome, Role
 
-__all__ = ["Cause", "Decision", "Need", "Shot", "decide"]
-
-Role = Literal["original", "candidate"]
-
-
-class Cause(StrEnum):
-    """Why a sample came out as it did."""
-
-    IDENTICAL = "identical"
-    """The candidate rendered exactly as the original."""
-    NO_DIFFERENCE = "no-difference"
-    """No difference outside the page's own noise."""
-    CHANGED = "changed"
-    """A difference outside the noise (the comparison's ``changes`` say where)."""
-    STATUS_CHANGED = "status-changed"
-    ORIGINAL_FAILED = "original-failed"
-    ORIGINAL_UNSETTLED = "original-unsettled"
-    ORIGINAL_STATUS = "original-status"
-    """The original answered with a status other than 2xx."""
-    REPEAT_FAILED = "repeat-failed"
-    """A further render of the original, needed to measure noise, failed."""
-    CANDIDATE_FAILED = "candidate-failed"
-    UNSETTLED = "unsettled"
-    """No difference was seen, but a render involved never became ready."""
-    UNDECIDED = "undecided"
-    """The original disagreed with itself too much to judge."""
-    SAME_URL = "same-url"
-    """The candidate is the original URL itself: nothing was removed, nothing is proved."""
-    ARCHIVE = "archive-same"
-    """The candidate not rendered: a web archive holds 2xx captures of both URLs with the
-    same payload digest (:mod:`learner.judge.archive`), and the original still sends those
-    bytes, which run no script and load nothing (:mod:`learner.judge.archive_live`)."""
+__all__ = ["HOPELESS_ORIGINAL", "Decision", "Need", "Shot", "decide"]
 
 
 HOPELESS_ORIGINAL = frozenset(

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Set
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -146,7 +146,7 @@ def same_values(group: PatternGroup, name: str, verdict: ParamVerdict) -> list[s
     return _ranked(counts)
 
 
-def marked_values(marks: Iterable[Mapping[str, Any]], name: str) -> list[str]:
+def marked_values(marks: Iterable[Mapping[str, Sequence[str]]], name: str) -> list[str]:
     """Values of ``name`` that pages without it mark as their own, marked most often first.
 
     ``marks`` are the ``candidate_marks`` of the parameter test's outcomes
@@ -157,9 +157,7 @@ def marked_values(marks: Iterable[Mapping[str, Any]], name: str) -> list[str]:
     """
     counts: Counter[str] = Counter()
     for found in marks:
-        values = found.get(name, ())
-        if isinstance(values, list):
-            counts.update({str(v) for v in values})
+        counts.update(set(found.get(name, ())))
     return _ranked(counts)
 
 
@@ -414,20 +412,22 @@ Always on in a run; ``benchmarks/bench_defaults.py`` turns it off to measure wha
 """
 
 
-async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, Any]]:
+async def _marks(
+    verdict: ParamVerdict, compare: Compare
+) -> list[Mapping[str, tuple[str, ...]]]:
     """The ``candidate_marks`` of the parameter test's outcomes.
 
     Read back through ``compare``: every one of these samples was judged already, so it
     answers from the run's checkpoint and renders nothing, and a run resumed from its
     checkpoint reads the very same marks. Samples a web archive decided rendered nothing.
     """
-    found: list[Mapping[str, Any]] = []
+    found: list[Mapping[str, tuple[str, ...]]] = []
     for sample in verdict.extra.get("samples", ()):
         url, candidate = sample.get("url"), sample.get("candidate")
         if sample.get("from") == "archive" or not url or not candidate:
             continue
-        marks = (await compare(url, candidate)).evidence.get("candidate_marks")
-        if isinstance(marks, dict):
+        marks = (await compare(url, candidate)).evidence.candidate_marks
+        if marks:
             found.append(marks)
     return found
 

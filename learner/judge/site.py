@@ -30,8 +30,8 @@ def serves_one_page(outcomes: Iterable[PairOutcome]) -> bool:
     """
     texts: dict[str, set[str]] = {}
     for outcome in outcomes:
-        path, digest = (outcome.evidence.get(k) for k in ("original_path", "original_text"))
-        if isinstance(path, str) and isinstance(digest, str):
+        path, digest = outcome.evidence.original_path, outcome.evidence.original_text
+        if path is not None and digest is not None:
             texts.setdefault(path, set()).add(digest)
     digests = set().union(*texts.values()) if texts else set()
     return len(texts) >= 2 and len(digests) == 1
@@ -52,8 +52,7 @@ def hopeless(
     slow = set()
     for outcome in outcomes:
         evidence = outcome.evidence
-        failure, settled = evidence.get("original_failure"), evidence.get("original_settled")
-        if failure in SLOW_FAILURES or settled is False:
+        if evidence.original_failure in SLOW_FAILURES or evidence.original_settled is False:
             slow.add(outcome.original)
         else:
             return False

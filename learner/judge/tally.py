@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from learner.judge.decision import HOPELESS_ORIGINAL, Cause
-from learner.model import PairOutcome
+from learner.judge.decision import HOPELESS_ORIGINAL
+from learner.model import Cause, PairOutcome
 from learner.plan.companions import RARE, Companion, Sample, companions_of
 from learner.plan.sampling import (
     Context,

@@ -65,6 +65,9 @@ class VerdictCause(StrEnum):
     """The site was given up before this pattern was studied."""
     ONE_PAGE = "one-page"
     """Every page of the site showed the same text (a block or consent page?)."""
+    UNRECORDED = "unrecorded"
+    """The verdict was written without a cause (by hand, or by an older learner): not
+    counted as decided."""
 
     @property
     def decided(self) -> bool:
@@ -83,23 +86,21 @@ class VerdictCause(StrEnum):
 
 
 def cause_of(verdict: ParamVerdict) -> VerdictCause:
-    """The recorded cause of ``verdict``; for a set written without one, read off its counts.
+    """The cause recorded with ``verdict`` (``cause`` in the learned file).
 
-    >>> cause_of(ParamVerdict("non-neutral", 3, 2, 0)).value
+    Every verdict the learner writes records one; a set written without one (by hand, or
+    by an older learner) reads as :attr:`VerdictCause.UNRECORDED`, never as a cause guessed
+    from its counts.
+
+    >>> cause_of(ParamVerdict("non-neutral", 3, 2, 0, extra={"cause": "changed"})).value
     'changed'
     >>> cause_of(ParamVerdict("neutral", 4, 0, 0)).value
-    'no-change'
-    >>> cause_of(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample")).value
-    'failed-samples'
+    'unrecorded'
     """
     recorded = verdict.extra.get("cause")
     if isinstance(recorded, str) and recorded in VerdictCause.__members__.values():
         return VerdictCause(recorded)
-    if verdict.neutral:
-        return VerdictCause.NO_CHANGE
-    if verdict.changed:
-        return VerdictCause.CHANGED
-    return VerdictCause.FAILED_SAMPLES
+    return VerdictCause.UNRECORDED
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,15 +156,17 @@ def _failure(outcome: PairOutcome) -> str:
     """What a failed sample said, short enough to group by.
 
     A sample failed by a render says which render failure, and the step a timeout ran out
-    in (``original-failed: timeout at screenshot``); otherwise its cause and first clause.
+    in (``original-failed: timeout at screenshot``); an unsettled one what was still going
+    on; otherwise its cause alone.
     """
-    render = outcome.evidence.get("failure")
-    if isinstance(render, Mapping) and render.get("cause"):
-        step = render.get("step")
-        return f"{outcome.cause}: {render['cause']}" + (f" at {step}" if step else "")
-    first = outcome.reason.split(": ", 2)
-    said = ": ".join(first[:2]) if outcome.cause.endswith("unsettled") else first[0]
-    return f"{outcome.cause}: {said}" if outcome.cause else said
+    cause = "" if outcome.cause is None else outcome.cause.value
+    evidence = outcome.evidence
+    if evidence.failure is not None and evidence.failure.cause:
+        step = evidence.failure.step
+        return f"{cause}: {evidence.failure.cause}" + (f" at {step}" if step else "")
+    if evidence.unsettled:
+        return f"{cause}: {evidence.unsettled[0]}"
+    return cause or "unknown"
 
 
 def account(

@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from samepage import InvalidURL, MIQPSNormalizer, path_template, pattern_key, query_params, url_host
+from samepage import InvalidURL, MIQPSNormalizer, path_template, query_params, url_host
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +28,13 @@ __all__ = [
     "Value",
     "context_of",
     "context_value",
+    "edit_observed",
     "group_by_pattern",
     "keep_only",
     "make_group",
+    "param_name",
     "param_values",
+    "read_piece",
     "sample_seed",
     "seeded_order",
     "template_of",
@@ -206,53 +209,90 @@ def template_urls(group: PatternGroup) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
+_PIECE_BASE = "http://samepage.invalid/?"
+"""Any http URL: a query piece appended to it is read by :func:`samepage.query_params`."""
+
+
+def read_piece(piece: str) -> tuple[str, str]:
+    """One query piece (``name=value``) as :func:`samepage.query_params` reads it.
+
+    The one reading of a parameter's name for sampling, default values and archive
+    evidence, so ``%61=1`` and ``a=1`` are one parameter everywhere. An empty piece, or
+    one samepage cannot read, reads as ``("", "")`` (it is never a parameter studied).
+
+    >>> read_piece("%61=1"), read_piece("a"), read_piece("%7e=%7e"), read_piece("")
+    (('a', '1'), ('a', ''), ('~', '~'), ('', ''))
+    """
+    try:
+        found = query_params(_PIECE_BASE + piece)
+    except InvalidURL:
+        return "", ""
+    return found[0] if found else ("", "")
+
+
+def param_name(piece: str) -> str:
+    """The name of one query piece, as :func:`read_piece` reads it."""
+    return read_piece(piece)[0]
+
+
 def _observed_pieces(url: str) -> tuple[str, str, list[tuple[str, str]], str]:
     """``url`` as observed: its base, ``?`` (or ""), its query pieces and ``#fragment``.
 
-    Each piece comes with its name as the normalizer reads it (``""`` for an empty piece),
-    so that a URL can be rebuilt with every other piece spelled as it was observed.
+    Each piece comes with its name (:func:`param_name`), so that a URL can be rebuilt with
+    every other piece spelled as it was observed.
     """
     head, hash_, fragment = url.partition("#")
     base, mark, query = head.partition("?")
-    parts = urlsplit(base)
-    origin = f"{parts.scheme}://{parts.netloc}/?"
-    pieces = [(pattern_key(origin + p) if p else "", p) for p in query.split("&")]
+    pieces = [(param_name(p) if p else "", p) for p in query.split("&")]
     return base, mark, pieces, hash_ + fragment
 
 
-def _rebuild(url: str, drop: Iterable[str]) -> str:
-    """``url`` as observed, without the query pieces whose normalised name is in ``drop``."""
-    names = set(drop)
+def edit_observed(
+    url: str, *, drop: Iterable[str] = (), values: Mapping[str, str] | None = None
+) -> str:
+    """An observed URL with the parameters named in ``drop`` removed, or given ``values``.
+
+    The one editor of observed URLs: names are read as the normaliser reads them
+    (:func:`param_name`); everything else stays as observed: order, spelling, other
+    parameters, the fragment. A value is spelled as in a normalised URL. A URL that loses
+    parameters loses the empty pieces around them too (and its ``?`` with the last one).
+
+    >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", values={"a": "en"})
+    'https://s.example/p/?b=2&%61=en&c=3#top'
+    >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", drop=["a", "b"])
+    'https://s.example/p/?c=3#top'
+    """
+    names, given = set(drop), values or {}
     base, mark, pieces, fragment = _observed_pieces(url)
     if not mark:
         return url
-    rest = "&".join(p for n, p in pieces if not p or n not in names).strip("&")
+    edited = [
+        f"{p.partition('=')[0]}={given[n]}" if p and n in given else p
+        for n, p in pieces
+        if not p or n not in names
+    ]
+    if not names:
+        return f"{base}{mark}{'&'.join(edited)}{fragment}"
+    rest = "&".join(edited).strip("&")
     return f"{base}?{rest}{fragment}" if rest else f"{base}{fragment}"
 
 
 def with_value(url: str, name: str, value: str) -> str:
     """An observed URL with the value of parameter ``name`` replaced by ``value``.
 
-    Names are read as the normaliser reads them; everything else stays as observed: order,
-    spelling, other parameters. ``value`` is spelled as in a normalised URL.
-
     >>> with_value("https://s.example/p/?b=2&%61=1&c=3#top", "a", "en")
     'https://s.example/p/?b=2&%61=en&c=3#top'
     """
-    base, mark, pieces, fragment = _observed_pieces(url)
-    query = "&".join(f"{p.partition('=')[0]}={value}" if p and n == name else p for n, p in pieces)
-    return f"{base}{mark}{query}{fragment}"
+    return edit_observed(url, values={name: value})
 
 
 def without_param(url: str, name: str) -> str:
     """An observed URL with every occurrence of parameter ``name`` removed.
 
-    Everything else stays as it was observed: order, spelling, other parameters.
-
     >>> without_param("https://s.example/p/?b=2&%61=1&utm_source=x&a=3#!/x", "a")
     'https://s.example/p/?b=2&utm_source=x#!/x'
     """
-    return _rebuild(url, (name,))
+    return edit_observed(url, drop=(name,))
 
 
 def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
@@ -262,7 +302,7 @@ def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
     'https://s.example/p?c=3&a=1'
     """
     keep = set(names)
-    return _rebuild(url, [n for n in pattern if n not in keep])
+    return edit_observed(url, drop=[n for n in pattern if n not in keep])
 
 
 def seeded_order(group: PatternGroup, seed: str) -> list[int]:

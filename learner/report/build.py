@@ -16,6 +16,7 @@ from typing import Any
 
 from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
+from learner.model import SampleEvidence
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
@@ -39,19 +40,22 @@ _MEASURES = {
 def verdict_class(verdict: ParamVerdict) -> str:
     """How the report groups a parameter: ``neutral``, ``non-neutral`` or ``undecided``.
 
-    Undecided is non-neutral with a recorded reason and no sample that showed a change:
-    kept because it could not be proven neutral, not because a change was seen. A parameter
+    Undecided is non-neutral without a cause that rests on evidence (a set written without
+    causes reads so): kept because it could not be proven neutral, not because a change
+    was seen. A parameter
     the joint check kept is non-neutral: dropping it together with others changed the page.
 
     >>> verdict_class(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample"))
     'undecided'
-    >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0))
+    >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0, extra={"cause": "changed"}))
     'non-neutral'
     >>> joint = ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "joint-check"})
     >>> verdict_class(joint)
     'non-neutral'
     """
-    return verdict.verdict if cause_of(verdict).decided else "undecided"
+    if verdict.neutral or cause_of(verdict).decided:
+        return verdict.verdict
+    return "undecided"
 
 
 def _figure(images: ReportImages, path: object, caption: str, alt: str) -> str:
@@ -64,9 +68,9 @@ def _figure(images: ReportImages, path: object, caption: str, alt: str) -> str:
     return f"<figure>{body}<figcaption>{escape(caption)}</figcaption></figure>"
 
 
-def _measures(evidence: Mapping[str, Any]) -> str:
-    distances, noise = evidence.get("distances") or {}, evidence.get("noise") or {}
-    if not isinstance(distances, dict) or not isinstance(noise, dict) or not (distances or noise):
+def _measures(evidence: SampleEvidence) -> str:
+    distances, noise = evidence.distances, evidence.noise
+    if not (distances or noise):
         return ""
     names = [n for n in _MEASURES if n in distances or n in noise]
     names += sorted(str(n) for n in {*distances, *noise} if n not in _MEASURES)
@@ -79,14 +83,9 @@ def _measures(evidence: Mapping[str, Any]) -> str:
     return table("Measurements", heads, rows)
 
 
-def _two(values: object) -> tuple[object, object]:
-    if isinstance(values, list) and len(values) == 2:
-        return values[0], values[1]
-    return "n/a", "n/a"
-
-
-def _urls(url: str, candidate: str, evidence: Mapping[str, Any]) -> str:
-    finals, statuses = _two(evidence.get("final_url")), _two(evidence.get("status"))
+def _urls(url: str, candidate: str, evidence: SampleEvidence) -> str:
+    finals: tuple[object, object] = evidence.final_url or ("n/a", "n/a")
+    statuses: tuple[object, object] = evidence.status or ("n/a", "n/a")
     rows = (
         row(label, [code(asked), code(finals[i]), escape(statuses[i])])
         for i, (label, asked) in enumerate((("original", url), ("candidate", candidate)))
@@ -114,28 +113,26 @@ def _sample(
     run: RunFolder, images: ReportImages, number: int, sample: Mapping[str, Any], without: str
 ) -> str:
     url, candidate = str(sample.get("url", "")), str(sample.get("candidate", ""))
-    pair = run.pairs.get((url, candidate), {})
-    outcome = str(pair.get("outcome", sample.get("outcome", "unknown")))
-    evidence = _dict(pair.get("evidence"))
-    reason = str(pair.get("reason") or ("" if pair else "no comparison in the checkpoint"))
+    pair = run.pairs.get((url, candidate))
+    outcome = str(sample.get("outcome", "unknown")) if pair is None else pair.outcome
+    evidence = SampleEvidence() if pair is None else pair.evidence
+    reason = "no comparison in the checkpoint" if pair is None else pair.reason
     label = "error" if outcome == "failed" else "why"
     parts = [f'<div class="sample"><h5>Sample {number}: {badge(outcome)}</h5>']
     if reason:
         parts.append(f'<p class="reason"><strong>{label}:</strong> {escape(reason)}</p>')
-    archived = _dict(evidence.get("archive"))
+    archived = evidence.archive
     if archived:
         parts.append(_archived(url, candidate, archived))
         return "".join(parts) + "</div>"
-    if evidence:
+    if pair is not None:
         shots = [
-            _figure(images, evidence.get("original_thumb"), "original", f"Original page {url}"),
-            _figure(
-                images, evidence.get("candidate_thumb"), without, f"Page {without}: {candidate}"
-            ),
+            _figure(images, evidence.original_thumb, "original", f"Original page {url}"),
+            _figure(images, evidence.candidate_thumb, without, f"Page {without}: {candidate}"),
         ]
         if outcome != "same":
             alt = f"Difference overlay of {url} against {candidate}; differing regions in red"
-            shots.append(_figure(images, evidence.get("difference"), "difference (red)", alt))
+            shots.append(_figure(images, evidence.difference, "difference (red)", alt))
         parts.append(f'<div class="shots">{"".join(shots)}</div>')
     parts.append(f'<div class="facts">{_urls(url, candidate, evidence)}{_measures(evidence)}</div>')
     return "".join(parts) + "</div>"
@@ -277,7 +274,8 @@ def _joint(run: RunFolder, checks: object) -> str:
     rows = []
     for check in (c for c in checks if isinstance(c, dict)):
         url, candidate = str(check.get("url", "")), str(check.get("candidate", ""))
-        why = run.pairs.get((url, candidate), {}).get("reason", "")
+        pair = run.pairs.get((url, candidate))
+        why = "" if pair is None else pair.reason
         rows.append(
             row(code(candidate), [code(url), badge(str(check.get("outcome"))), escape(why)])
         )

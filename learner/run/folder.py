@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from learner.errors import ConfigError
-from learner.run.store import comparison_scope
+from learner.model import PairOutcome
+from learner.run.store import RunLayout, comparison_scope, read_checkpoint
 from samepage import LearnedFormatError, LearnedSet, load_learned
 
 logger = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ class RunFolder:
     folder: Path
     learned: LearnedSet
     stats: Mapping[str, Any]
-    pairs: Mapping[tuple[str, str], Mapping[str, Any]]
+    pairs: Mapping[tuple[str, str], PairOutcome]
     parts: tuple[Path, ...] = ()
 
 
@@ -54,11 +55,12 @@ def read_run_folder(folder: Path) -> RunFolder:
     """
     if not folder.is_dir():
         raise ConfigError(f"{folder}: not a run folder (no such directory)")
-    learned_path = folder / "learned.json"
+    layout = RunLayout(folder)
+    learned_path = layout.learned
     if not learned_path.is_file():
         hint = (
             " (only learned.refused.json: the gate refused it)"
-            if (folder / "learned.refused.json").exists()
+            if layout.refused.exists()
             else ""
         )
         raise ConfigError(f"{folder}: not a run folder: it has no learned.json{hint}")
@@ -68,15 +70,19 @@ def read_run_folder(folder: Path) -> RunFolder:
         raise ConfigError(str(exc)) from exc
     stats: Mapping[str, Any] = {}
     try:
-        loaded = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+        loaded = json.loads(layout.stats.read_text(encoding="utf-8"))
         stats = loaded if isinstance(loaded, dict) else {}
     except (OSError, ValueError, RecursionError):
         logger.warning("%s: no readable stats.json; totals are left out", folder)
     parts = (folder, *_domain_folders(folder))
-    pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
+    # A run folder reused with other render settings keeps the older comparisons' lines:
+    # they are not the evidence of this run's verdicts. A later line wins.
     scope = _scope(stats)
-    for part in parts:
-        _read_pairs(part / "checkpoint.jsonl", pairs, scope)
+    pairs = {
+        (outcome.original, outcome.candidate): outcome
+        for part in parts
+        for outcome in read_checkpoint(RunLayout(part).checkpoint, scope)
+    }
     if not pairs:
         logger.warning("%s: no comparisons; the report shows verdicts without evidence", folder)
     return RunFolder(folder, learned, stats, pairs, parts)
@@ -85,7 +91,7 @@ def read_run_folder(folder: Path) -> RunFolder:
 def _domain_folders(folder: Path) -> list[Path]:
     """The domain folders of a Ray run (``domains/*/``), by name; none for a single process."""
     try:
-        found = [p for p in (folder / "domains").iterdir() if _SAFE_NAME.fullmatch(p.name)]
+        found = [p for p in RunLayout(folder).domains.iterdir() if _SAFE_NAME.fullmatch(p.name)]
     except OSError:
         return []
     return sorted(p for p in found if p.is_dir() and not p.is_symlink())
@@ -102,32 +108,6 @@ def _scope(stats: Mapping[str, Any]) -> str | None:
         return None
 
 
-def _read_pairs(
-    path: Path, pairs: dict[tuple[str, str], Mapping[str, Any]], scope: str | None
-) -> None:
-    """Add a checkpoint's comparisons of ``scope`` (any, for ``None``) to ``pairs``.
-
-    Pairs are keyed by (original, candidate); a later line wins. A run folder reused with
-    other render settings keeps the older comparisons' lines: they are not the evidence of
-    this run's verdicts.
-    """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                try:
-                    record = json.loads(line)
-                    if not isinstance(record, dict):
-                        continue
-                    if scope is not None and record.get("scope") != scope:
-                        continue
-                    pair = record["pair"]
-                    pairs[(str(pair["original"]), str(pair["candidate"]))] = pair
-                except (ValueError, KeyError, TypeError, RecursionError):
-                    continue  # a torn last line of an interrupted run, or a hostile one
-    except OSError:
-        logger.info("%s: no checkpoint", path)
-
-
 class ReportImages:
     """Copies the evidence images the report shows into ``OUT/evidence/``.
 
@@ -137,7 +117,8 @@ class ReportImages:
     def __init__(self, run: RunFolder, out: Path) -> None:
         # A symbolic link is never followed: it could point at any file the reader can read.
         parts = run.parts or (run.folder,)
-        self.sources = [p / "evidence" for p in parts if not (p / "evidence").is_symlink()]
+        sources = (RunLayout(p).evidence for p in parts)
+        self.sources = [e for e in sources if not e.is_symlink()]
         self.target = out / "evidence"
         self.copied: set[str] = set()
 

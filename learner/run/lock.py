@@ -17,29 +17,28 @@ __all__ = ["FolderLock"]
 
 
 class FolderLock:
-    """The advisory ``flock`` of ``folder/lock``, held from :meth:`take` to :meth:`release`.
+    """The advisory ``flock`` of the file ``path``, held from :meth:`take` to :meth:`release`.
 
     The kernel releases it when the process ends, however it ends, so a killed run never
     leaves a stale lock. The holder's process id is written into the file for the message.
     """
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, path: Path) -> None:
+        self.path = path
         self._fd: int | None = None
 
     def take(self) -> None:
         """Take the lock, or raise ConfigError if another run holds it."""
         if fcntl is None:  # pragma: no cover
             return
-        path = self.folder / "lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
             os.close(fd)
             raise ConfigError(
-                f"cache folder {self.folder} is in use by another learner run (pid {holder}); "
+                f"cache folder {self.path.parent} is in use by another learner run (pid {holder}); "
                 "wait for it to end or give another --cache"
             ) from None
         except BaseException:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from learner.errors import ConfigError, LearnerError
 from learner.run.diff import GateResult, LearnedDiff, diff_learned, gate
+from learner.run.store import RunLayout
 from samepage import LearnedSet, dump_learned
 
 logger = logging.getLogger(__name__)
@@ -52,10 +53,11 @@ def publish(
         difference = diff_learned(previous, learned)
         result = gate(difference, max_flip_fraction)
         if not result.allowed and not force:
-            kept = dump_learned(learned, run_folder / "learned.refused.json")
+            kept = dump_learned(learned, RunLayout(run_folder).refused)
             raise GateRefused(result, difference, kept)
-    dump_learned(learned, run_folder / "learned.json")
-    if out.resolve() != (run_folder / "learned.json").resolve():
+    published = RunLayout(run_folder).learned
+    dump_learned(learned, published)
+    if out.resolve() != published.resolve():
         dump_learned(learned, out)
     return result
 

@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,9 +20,17 @@ from learner.errors import RenderCause, RenderError
 from learner.judge import images
 from learner.judge.archive import ArchiveEvidence, ArchiveMatch, ArchiveRefusal, archive_outcome
 from learner.judge.archive_live import Refused, vouch
-from learner.judge.decision import Cause, Decision, Shot, decide
+from learner.judge.decision import Decision, Shot, decide
 from learner.judge.fingerprint import fingerprint
-from learner.model import PairOutcome, Rendering
+from learner.model import (
+    Cause,
+    LiveOriginal,
+    PairOutcome,
+    RenderFailure,
+    Rendering,
+    Role,
+    SampleEvidence,
+)
 from learner.net.hosts import url_host_key
 from learner.net.limiter import HostLimiter, Sleep
 from learner.net.retries import RetryPolicy, closed_reason, with_retries
@@ -55,7 +63,7 @@ def same_url_outcome(url: str) -> PairOutcome:
         url,
         "failed",
         "the candidate is the original URL itself: the parameter is not in it",
-        {},
+        SampleEvidence(),
         Cause.SAME_URL,
     )
 
@@ -246,8 +254,8 @@ class SampleRunner:
         if (
             done is not None
             and done.cause == Cause.ARCHIVE
-            and "original_live" in done.evidence
-            and done.evidence.get("archive") == found.to_json()
+            and done.evidence.original_live is not None
+            and done.evidence.archive == found.to_json()
         ):
             return done
         page = await pages.get(original)
@@ -256,9 +264,8 @@ class SampleRunner:
             self._refused(counters, original, candidate, refused)
             return None
         outcome = archive_outcome(original, candidate, found)
-        live = {"digest": found.original.digest, "media_type": found.media_type, "requests": 1}
-        evidence = {**outcome.evidence, "original_live": live}
-        evidence["renders"] = {"original": 1, "candidate": 0}
+        live = LiveOriginal(found.original.digest or "", found.media_type)
+        evidence = replace(outcome.evidence, original_live=live, renders=(1, 0))
         return PairOutcome(
             original, candidate, outcome.outcome, outcome.reason, evidence, outcome.cause
         )
@@ -291,46 +298,48 @@ class SampleRunner:
 
     def _evidence(
         self, decision: Decision, originals: list[_Page], candidates: list[_Page]
-    ) -> dict[str, Any]:
-        evidence: dict[str, Any] = {}
+    ) -> SampleEvidence:
+        found: dict[str, Any] = {}
         if decision.comparison is not None:
-            evidence.update(decision.comparison.as_dict())
-        evidence["renders"] = {"original": len(originals), "candidate": len(candidates)}
+            result = decision.comparison
+            found.update(
+                verdict=result.verdict,
+                reasons=tuple(result.reasons),
+                changes=tuple(sorted(result.changes)),
+                distances=dict(result.distances),
+                noise=dict(result.noise),
+            )
+        found["renders"] = (len(originals), len(candidates))
         first = originals[0] if originals else None
         if first is not None and first.shot.failure:
-            evidence["original_failure"] = first.shot.failure
+            found["original_failure"] = first.shot.failure
         failed = _failed_render(decision.cause, originals, candidates)
         if failed is not None:
             role, shot = failed
-            # The render that failed the sample, as data: what the account groups by.
-            evidence["failure"] = {"render": role, "cause": shot.failure}
-            if shot.step:
-                evidence["failure"]["step"] = shot.step
+            found["failure"] = RenderFailure(role, shot.failure, shot.step)
         if first is not None and first.rendering is not None and first.shot.fingerprint:
             ref = first.rendering
-            evidence["original_text"] = text_digest(first.shot.fingerprint.lines)
-            evidence["original_path"] = urlsplit(ref.url).path
-            evidence["original_settled"] = ref.settled
+            found["original_text"] = text_digest(first.shot.fingerprint.lines)
+            found["original_path"] = urlsplit(ref.url).path
+            found["original_settled"] = ref.settled
         cand = candidates[0] if candidates else None
         if cand is not None and cand.rendering is not None and cand.rendering.marks:
             marks = page_marks(cand.rendering.url, cand.rendering.marks)
-            if marks:
-                # What the page without the parameter calls its own values (learner.judge.defaults).
-                evidence["candidate_marks"] = marks
-        if first is None or first.rendering is None or cand is None or cand.rendering is None:
-            return evidence
-        ref, other = first.rendering, cand.rendering
-        evidence["status"] = [ref.status, other.status]
-        evidence["final_url"] = [ref.final_url, other.final_url]
+            # What the page without the parameter calls its own values (learner.judge.defaults).
+            found["candidate_marks"] = {name: tuple(v) for name, v in marks.items()}
         unsettled = [p.rendering.unsettled for p in (*originals, *candidates) if p.rendering]
-        if any(unsettled):
-            evidence["unsettled"] = sorted({u for u in unsettled if u})
-        evidence.update(self._images(ref, other, decision.outcome))
-        return evidence
+        found["unsettled"] = tuple(sorted({u for u in unsettled if u}))
+        if first is None or first.rendering is None or cand is None or cand.rendering is None:
+            return SampleEvidence(**found)
+        ref, other = first.rendering, cand.rendering
+        found["status"] = (ref.status, other.status)
+        found["final_url"] = (ref.final_url, other.final_url)
+        found.update(self._images(ref, other, decision.outcome))
+        return SampleEvidence(**found)
 
-    def _images(self, ref: Rendering, cand: Rendering, outcome: str) -> dict[str, Any]:
+    def _images(self, ref: Rendering, cand: Rendering, outcome: str) -> dict[str, str | None]:
         store = self.store
-        out: dict[str, Any] = {
+        out: dict[str, str | None] = {
             "original_thumb": store.save_image(ref.url, ".jpg", images.thumbnail(ref.screenshot)),
             "candidate_thumb": store.save_image(
                 cand.url, ".jpg", images.thumbnail(cand.screenshot)
@@ -344,7 +353,7 @@ class SampleRunner:
 
 def _failed_render(
     cause: Cause, originals: list[_Page], candidates: list[_Page]
-) -> tuple[str, Shot] | None:
+) -> tuple[Role, Shot] | None:
     """The render that failed a sample (``decide`` stops at the first one), with its role."""
     if cause is Cause.ORIGINAL_FAILED and originals:
         return "original", originals[0].shot

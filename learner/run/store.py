@@ -1,4 +1,8 @@
-"""The run folder: an append-only checkpoint of compared pairs, and the folder's other files.
+"""The run folder: its layout, an append-only checkpoint of compared pairs, and its other files.
+
+This module owns the folder: :class:`RunLayout` names every file in it, :func:`read_pair`
+reads a checkpoint line (for the run that resumes, and for the report), :class:`RunStore`
+writes it while a run runs.
 
 Its lock is a :class:`~learner.run.lock.FolderLock`, its images are kept by
 :class:`~learner.run.evidence_images.EvidenceImages`.
@@ -10,6 +14,8 @@ Layout of a run folder (``--cache DIR``)::
     evidence/          small thumbnails and difference overlays, within a size budget
     stats.json         renders, failures, time per phase, pages per second
     run.json           the effective settings of the last run
+    learned.json       the learned set the run published (learned.refused.json: refused)
+    domains/*/         a Ray run's checkpoint and evidence, per domain
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
@@ -33,8 +40,11 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "COMPARISON_VERSION",
+    "RunLayout",
     "RunStore",
     "comparison_scope",
+    "read_checkpoint",
+    "read_pair",
     "saved_comparisons",
     "write_json_atomic",
 ]
@@ -54,6 +64,83 @@ def comparison_scope(settings: Mapping[str, Any]) -> str:
         {"render": settings["render"], "version": COMPARISON_VERSION}, sort_keys=True
     )
     return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class RunLayout:
+    """Where each file of a run folder is (see the module's docstring)."""
+
+    folder: Path
+
+    @property
+    def checkpoint(self) -> Path:
+        """One JSON line per finished comparison."""
+        return self.folder / "checkpoint.jsonl"
+
+    @property
+    def evidence(self) -> Path:
+        """Thumbnails and difference overlays."""
+        return self.folder / "evidence"
+
+    @property
+    def lock(self) -> Path:
+        """The advisory lock a run holds (:class:`~learner.run.lock.FolderLock`)."""
+        return self.folder / "lock"
+
+    @property
+    def stats(self) -> Path:
+        """Renders, failures and times of the last run."""
+        return self.folder / "stats.json"
+
+    @property
+    def run(self) -> Path:
+        """The effective settings of the last run."""
+        return self.folder / "run.json"
+
+    @property
+    def learned(self) -> Path:
+        """The learned set the run published."""
+        return self.folder / "learned.json"
+
+    @property
+    def refused(self) -> Path:
+        """The learned set the gate refused to publish."""
+        return self.folder / "learned.refused.json"
+
+    @property
+    def domains(self) -> Path:
+        """The domain folders of a Ray run, each laid out as a run folder's checkpoint part."""
+        return self.folder / "domains"
+
+
+def read_pair(line: bytes | str, scope: str | None) -> PairOutcome | Literal[False] | None:
+    """One checkpoint line's outcome: ``False`` for another scope, ``None`` if unreadable.
+
+    ``scope`` ``None`` reads a line of any scope. A line is untrusted input: a torn last
+    line of an interrupted run, or a hostile one, reads as ``None``, never as an error.
+    """
+    try:
+        record = json.loads(line)
+        if scope is not None and record.get("scope") != scope:
+            return False
+        return PairOutcome.from_json(record["pair"])
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def read_checkpoint(path: Path, scope: str | None) -> Iterator[PairOutcome]:
+    """The readable outcomes of ``scope`` in the checkpoint at ``path``, in order.
+
+    A checkpoint that cannot be opened holds none.
+    """
+    try:
+        with open(path, "rb") as handle:
+            for line in handle:
+                outcome = read_pair(line, scope)
+                if outcome:
+                    yield outcome
+    except OSError:
+        logger.info("%s: no checkpoint", path)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -76,31 +163,32 @@ class RunStore:
 
     def __init__(self, folder: Path, *, scope: str, evidence_budget_bytes: int) -> None:
         self.folder = folder
+        self.layout = RunLayout(folder)
         self.scope = scope
-        self.images = EvidenceImages(folder / "evidence", evidence_budget_bytes)
+        self.images = EvidenceImages(self.layout.evidence, evidence_budget_bytes)
         self.recorded = 0
         """Comparisons recorded by this run."""
         self._done: dict[tuple[str, str], PairOutcome] = {}
         self._loaded: frozenset[tuple[str, str]] = frozenset()
         self._checkpoint: IO[str] | None = None
-        self._lock = FolderLock(folder)
+        self._lock = FolderLock(self.layout.lock)
         self._entered = False
 
     @property
     def checkpoint_path(self) -> Path:
         """Where finished comparisons are appended."""
-        return self.folder / "checkpoint.jsonl"
+        return self.layout.checkpoint
 
     @property
     def evidence_dir(self) -> Path:
         """Where thumbnails and overlays go."""
-        return self.folder / "evidence"
+        return self.layout.evidence
 
     async def __aenter__(self) -> RunStore:
         if self._entered:
             raise RuntimeError("a RunStore can be entered once")
         self._entered = True
-        for path in (self.evidence_dir, self.checkpoint_path, self.folder / "lock"):
+        for path in (self.evidence_dir, self.checkpoint_path, self.layout.lock):
             if path.is_symlink():
                 raise ConfigError(
                     f"cache folder: {path} is a symbolic link; a run folder never follows "
@@ -143,7 +231,7 @@ class RunStore:
         with open(self.checkpoint_path, "rb") as handle:
             for line in handle:
                 complete = line.endswith(b"\n")
-                outcome = self._read_line(line)
+                outcome = read_pair(line, self.scope)
                 if complete:
                     end += len(line)
                 else:
@@ -175,16 +263,6 @@ class RunStore:
             self.checkpoint_path,
             unreadable,
         )
-
-    def _read_line(self, line: bytes) -> PairOutcome | Literal[False] | None:
-        """One checkpoint line's outcome; ``False`` for another scope, ``None`` if unreadable."""
-        try:
-            record = json.loads(line)
-            if record.get("scope") != self.scope:
-                return False
-            return PairOutcome.from_json(record["pair"])
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            return None
 
     @property
     def resumed(self) -> int:
@@ -226,19 +304,19 @@ class RunStore:
 
     def write_stats(self, stats: dict[str, Any]) -> Path:
         """Write ``stats.json`` atomically."""
-        path = self.folder / "stats.json"
+        path = self.layout.stats
         write_json_atomic(path, stats)
         return path
 
     def write_run(self, settings: dict[str, Any]) -> None:
         """Record the run's effective settings in ``run.json``."""
-        write_json_atomic(self.folder / "run.json", settings)
+        write_json_atomic(self.layout.run, settings)
 
 
 def saved_comparisons(folder: Path) -> int:
     """How many finished comparisons the run folder's checkpoint holds (complete lines)."""
     try:
-        with open(folder / "checkpoint.jsonl", "rb") as handle:
+        with open(RunLayout(folder).checkpoint, "rb") as handle:
             return sum(1 for line in handle if line.endswith(b"\n"))
     except OSError:
         return 0

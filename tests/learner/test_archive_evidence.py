@@ -18,7 +18,7 @@ from learner.judge.archive import (
     archive_outcome,
     load_archive,
 )
-from learner.judge.decision import Cause
+from learner.model import Cause
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.retries import RetryPolicy
@@ -62,8 +62,9 @@ def test_two_2xx_captures_with_one_digest_make_the_sample_same() -> None:
     found = archive.match(ORIGINAL, CANDIDATE)
     assert isinstance(found, ArchiveMatch)
     outcome = archive_outcome(ORIGINAL, CANDIDATE, found)
-    assert (outcome.outcome, outcome.cause) == ("same", Cause.ARCHIVE.value)
-    evidence = outcome.evidence["archive"]
+    assert (outcome.outcome, outcome.cause) == ("same", Cause.ARCHIVE)
+    evidence = outcome.evidence.archive
+    assert evidence is not None
     assert (evidence["original"]["url"], evidence["candidate"]["url"]) == (ORIGINAL, CANDIDATE)
     assert (evidence["seconds_apart"], evidence["media_type"]) == (1800.0, "text/html")
     assert sha1_digest(PAGE) in outcome.reason
@@ -219,6 +220,16 @@ def test_other_values_of_the_dropped_parameter_may_share_the_digest() -> None:
     assert isinstance(archive.match(ORIGINAL, CANDIDATE), ArchiveMatch)
 
 
+def test_parameters_are_compared_by_name_as_samepage_reads_them() -> None:
+    # %69d is id: the digest also served for id=2 is not specific to the candidate's page.
+    shots = [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
+    other = Shot("https://shop.example/p?%69d=2", "20240101000000", PAGE)
+    assert _archive(*shots, other).match(ORIGINAL, CANDIDATE) is ArchiveRefusal.SHARED_DIGEST
+    # ... while the same id spelled with an escape agrees with it.
+    same = Shot("https://shop.example/p?%69d=1&r%65f=x", "20240101000000", PAGE)
+    assert isinstance(_archive(*shots, same).match(ORIGINAL, CANDIDATE), ArchiveMatch)
+
+
 def test_a_digest_captured_for_too_many_urls_is_no_evidence() -> None:
     shots = [Shot(f"{CANDIDATE}&ref={n}", "20240101000000", PAGE) for n in range(MAX_SHARED)]
     shots += [Shot(ORIGINAL, "20240101000000", PAGE), Shot(CANDIDATE, "20240101000000", PAGE)]
@@ -265,7 +276,7 @@ async def test_a_sample_robots_txt_forbids_is_not_decided_from_the_archive(
             )
     # The archive holds one digest for both, but robots.txt forbids them: not rendered, and
     # not taken from the archive either (an allowed sample is in test_archive_crawl.py).
-    assert (forbidden.outcome, forbidden.evidence.get("original_failure")) == ("failed", "robots")
+    assert (forbidden.outcome, forbidden.evidence.original_failure) == ("failed", "robots")
     assert (counters.archived, counters.renders) == (0, 0)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from learner.config import LearnerConfig
 from learner.judge.classify import classify_pattern
+from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.sampling import param_values
 from tests.learner.pure_sites import comparer, pattern_group
 
@@ -54,8 +55,8 @@ async def test_too_few_values_or_successes_keep_the_parameter() -> None:
     entry = await classify_pattern(
         pattern_group("id&sid", few), CONFIG, comparer(_product, []), seed="t"
     )
-    assert entry.params["sid"].verdict == "non-neutral"
-    assert "only 2 distinct value(s) observed" in (entry.params["sid"].reason or "")
+    sid = entry.params["sid"]
+    assert (sid.verdict, cause_of(sid)) == ("non-neutral", VerdictCause.FEW_VALUES)
 
     def broken(url: str) -> str | None:
         return None if "sid=14" in url or "sid=21" in url or "sid=28" in url else _product(url)
@@ -67,7 +68,7 @@ async def test_too_few_values_or_successes_keep_the_parameter() -> None:
     verdict = entry.params["sid"]
     # After three failures in five planned samples, three successes are out of reach: stop.
     assert (verdict.verdict, verdict.tested, verdict.failed) == ("non-neutral", 1, 3)
-    assert verdict.reason == "only 1 successful sample(s); 3 needed (could not render)"
+    assert cause_of(verdict) is VerdictCause.FAILED_SAMPLES
 
 
 async def test_threshold_tolerates_rare_changes_only_when_asked() -> None:
@@ -104,7 +105,7 @@ async def test_joint_check_keeps_one_of_two_redundant_ids() -> None:
     )
     verdicts = {n: v.verdict for n, v in entry.params.items()}
     assert verdicts == {"pid": "non-neutral", "sku": "neutral", "src": "neutral"}
-    assert entry.params["pid"].reason == "joint check: needed once sku, src are dropped"
+    assert cause_of(entry.params["pid"]) is VerdictCause.JOINT_CHECK
 
 
 async def test_joint_check_that_cannot_render_keeps_everything() -> None:
@@ -122,9 +123,7 @@ async def test_joint_check_that_cannot_render_keeps_everything() -> None:
         "a": "non-neutral",
         "b": "non-neutral",
     }
-    assert all(
-        v.reason == "joint check could not be rendered on any sample" for v in entry.params.values()
-    )
+    assert all(cause_of(v) is VerdictCause.JOINT_UNRENDERED for v in entry.params.values())
 
 
 def test_observed_urls_are_rendered_as_observed_and_wrappers_as_their_target() -> None:

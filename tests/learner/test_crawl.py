@@ -12,10 +12,13 @@ import pytest
 
 from learner.config import LearnerConfig
 from learner.demo.server import Response, Site, SiteServer
-from learner.judge.verdicts import cause_of
+from learner.errors import RenderCause
+from learner.judge.verdicts import VerdictCause, cause_of
+from learner.model import Cause
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
 from learner.run.crawl import CrawlResult, GateRefused, crawl
+from learner.run.folder import read_run_folder
 from samepage import load_learned
 from tests.plugins.crawl import CONFIG, TARGETS
 from tests.site.checks import assert_merges_only_same_pages, verdicts
@@ -59,19 +62,23 @@ def test_undecided_parameters_say_why(fixture_run: CrawlResult) -> None:
         p: entry.params[p]
         for p, entry in fixture_run.learned.domains["hostile.test"].patterns.items()
     }
-    # Pages that cannot be rendered prove nothing: every sample failed, with the cause named.
+    # Pages that cannot be rendered prove nothing: every sample failed, for the cause named.
     causes = {
-        "dest": "another host",
-        "file": "download",
-        "img": "not settled",
-        "job": "main thread busy",
-        "step": "redirect loop",
-        "target": "non-HTTP",
+        "dest": (Cause.ORIGINAL_FAILED, RenderCause.OTHER_HOST),
+        "file": (Cause.ORIGINAL_FAILED, RenderCause.DOWNLOAD),
+        "img": (Cause.ORIGINAL_UNSETTLED, ""),
+        "job": (Cause.ORIGINAL_FAILED, RenderCause.BUSY),
+        "step": (Cause.ORIGINAL_FAILED, RenderCause.REDIRECT_LOOP),
+        "target": (Cause.ORIGINAL_FAILED, RenderCause.NON_HTTP),
     }
-    for name, cause in causes.items():
+    pairs = read_run_folder(fixture_run.run_folder).pairs
+    for name, (cause, render) in causes.items():
         verdict = hostile[name]
         assert (verdict.verdict, verdict.tested) == ("non-neutral", 0), name
-        assert verdict.failed > 0 and cause in (verdict.reason or ""), (name, verdict.reason)
+        samples = [pairs[(s["url"], s["candidate"])] for s in verdict.extra["samples"]]
+        assert verdict.failed > 0 and samples, name
+        found = {(s.cause, s.evidence.failure.cause if s.evidence.failure else "") for s in samples}
+        assert (cause, render) in found, (name, found)
     # A dialog is dismissed and a pop-up closed: those pages render, and their parameter matters.
     for name in ("msg", "offer"):
         assert hostile[name].verdict == "non-neutral" and hostile[name].changed >= 1, name
@@ -282,7 +289,7 @@ async def test_a_site_that_serves_one_page_for_everything_keeps_every_parameter(
     result = await _crawl_one_site(site, urls, tmp_path, browser_choice)
     params = result.learned.domains["blocked.test"].patterns["id&ref"].params
     assert {n: v.verdict for n, v in params.items()} == {"id": "non-neutral", "ref": "non-neutral"}
-    assert all("block or consent page" in (v.reason or "") for v in params.values())
+    assert all(cause_of(v) is VerdictCause.ONE_PAGE for v in params.values())
     assert result.domains[0].error is not None
 
 
@@ -306,7 +313,7 @@ async def test_a_crawl_that_learns_nothing_says_so_loudly_and_publishes_nothing_
     assert (found.studied, found.decided) == (2, 0)
     assert found.kept == {"failed-samples": 2}
     [said] = found.failures["failed-samples"]
-    assert said.startswith("original-unsettled: original not settled: requests still in flight")
+    assert said.startswith("original-unsettled: requests still in flight")
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert any(
         m.startswith("held.test: 2 of 2 studied parameters kept") and "failed-samples" in m

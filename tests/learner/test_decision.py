@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from learner.judge.decision import Cause, Decision, Need, Shot, decide
+from learner.judge.decision import Decision, Need, Shot, decide
 from learner.judge.fingerprint import Fingerprint
+from learner.model import Cause
 
 ORIGINAL = "http://s.test/p?id=1&ref=a"
 CANDIDATE = "http://s.test/p?id=1"

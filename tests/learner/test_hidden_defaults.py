@@ -26,7 +26,7 @@ from learner.judge.defaults import (
     same_values,
     value_samples,
 )
-from learner.model import PairOutcome
+from learner.model import PairOutcome, SampleEvidence
 from learner.plan.sampling import PatternGroup, group_by_pattern, with_value
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
@@ -124,8 +124,8 @@ def _site_compare(calls: list[tuple[str, str]]) -> Compare:
         same = page_of(original) == page_of(candidate)
         kind, _, shown = page_of(candidate)
         name = {"guide": "lang", "item": "tab", "gift": "tab", "list": "size"}.get(kind, "sort")
-        marks = {name: ["new" if name == "sort" else shown]}
-        evidence = {"candidate_marks": marks}
+        marks = {name: ("new" if name == "sort" else shown,)}
+        evidence = SampleEvidence(candidate_marks=marks)
         return PairOutcome(original, candidate, "same" if same else "changed", "", evidence)
 
     return compare

@@ -252,10 +252,10 @@ def test_the_report_reads_the_comparisons_made_with_the_runs_settings_only(
         "[1]",
     ]
     (tmp_path / "checkpoint.jsonl").write_text("\n".join(lines), encoding="utf-8")
-    assert read_run_folder(tmp_path).pairs[(url, candidate)]["reason"] == "this run"
+    assert read_run_folder(tmp_path).pairs[(url, candidate)].reason == "this run"
     # A folder whose stats.json does not give the settings shows every line; a later one wins.
     (tmp_path / "stats.json").unlink()
-    assert read_run_folder(tmp_path).pairs[(url, candidate)]["reason"] == "other settings"
+    assert read_run_folder(tmp_path).pairs[(url, candidate)].reason == "other settings"
 
 
 def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 from learner.config import RenderSettings
 from learner.demo.server import Request, Response, Site, SiteServer
 from learner.judge.verdicts import account, warnings
+from learner.model import Cause, RenderFailure
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.retries import RetryPolicy
@@ -121,7 +122,7 @@ async def test_a_candidate_equal_to_its_original_fails_and_renders_nothing(
         url = "http://item.test/p?id=4"
         outcome = await runner.compare_urls(PatternPages(runner, counters), counters, url, url)
         assert runner.store.finished(url, url) is None  # never checkpointed as a result
-    assert (outcome.outcome, outcome.cause) == ("failed", "same-url")
+    assert (outcome.outcome, outcome.cause) == ("failed", Cause.SAME_URL)
     assert "the original URL itself" in outcome.reason
     assert counters.renders == 0 and counters.outcomes == [outcome]
 
@@ -175,13 +176,9 @@ async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_an
         outcome = await runner.compare_urls(
             PatternPages(runner, counters), counters, original, candidate
         )
-    assert (outcome.outcome, outcome.cause) == ("failed", "original-failed")
+    assert (outcome.outcome, outcome.cause) == ("failed", Cause.ORIGINAL_FAILED)
     assert outcome.reason.startswith("original: screenshot: no image within")
-    assert outcome.evidence["failure"] == {
-        "render": "original",
-        "cause": "timeout",
-        "step": "screenshot",
-    }
+    assert outcome.evidence.failure == RenderFailure("original", "timeout", "screenshot")
     samples = [{"url": original, "candidate": candidate}]
     kept = ParamVerdict(
         "non-neutral", 0, 0, 1, extra={"cause": "failed-samples", "samples": samples}

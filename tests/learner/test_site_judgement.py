@@ -6,12 +6,14 @@ from typing import Any
 
 from learner.judge.site import hopeless, serves_one_page
 from learner.judge.verdicts import VerdictCause
-from learner.model import PairOutcome
+from learner.model import PairOutcome, SampleEvidence
 from samepage import ParamVerdict, PatternEntry
 
 
 def _outcome(original: str, **evidence: Any) -> PairOutcome:
-    return PairOutcome(original, original.split("?")[0], "same", evidence=evidence)
+    return PairOutcome(
+        original, original.split("?")[0], "same", evidence=SampleEvidence(**evidence)
+    )
 
 
 def test_one_text_on_two_paths_is_one_page_served_for_everything() -> None:

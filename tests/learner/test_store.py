@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 
 from learner.errors import ConfigError
-from learner.model import PairOutcome
+from learner.model import Cause, PairOutcome, RenderFailure, SampleEvidence
 from learner.run.store import RunStore
 
 
 async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(
     tmp_path: Path,
 ) -> None:
+    measured = SampleEvidence(verdict="same", distances={"tiles": 0.0}, renders=(1, 1))
     async with RunStore(tmp_path, scope="s1", evidence_budget_bytes=100) as store:
         store.record(
-            PairOutcome("https://a/?x=1", "https://a/", "same", "ok", {"distances": {"tiles": 0.0}})
+            PairOutcome("https://a/?x=1", "https://a/", "same", "ok", measured, Cause.IDENTICAL)
         )
         store.record(PairOutcome("https://a/?x=2", "https://a/", "changed"))
     with open(store.checkpoint_path, "a", encoding="utf-8") as handle:
@@ -26,7 +27,7 @@ async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(
     async with RunStore(tmp_path, scope="s1", evidence_budget_bytes=100) as again:
         assert again.resumed == 2
         done = again.finished("https://a/?x=1", "https://a/")
-        assert done is not None and done.evidence == {"distances": {"tiles": 0.0}}
+        assert done is not None and (done.evidence, done.cause) == (measured, Cause.IDENTICAL)
         assert again.from_earlier_run("https://a/?x=2", "https://a/")
     async with RunStore(tmp_path, scope="s2", evidence_budget_bytes=100) as other:
         assert other.resumed == 0 and other.finished("https://a/?x=1", "https://a/") is None
@@ -147,3 +148,44 @@ async def test_evidence_is_never_written_through_a_planted_link(tmp_path: Path) 
         store.save_image("u2", ".jpg", b"image")
         assert store.evidence_bytes == 0
     assert not victim.exists()
+
+
+def test_checkpoint_evidence_written_by_older_runs_reads_back_unchanged() -> None:
+    # A rendered, changed sample and an archive's "same", as the checkpoint has long held them.
+    rendered = {
+        "verdict": "changed",
+        "reasons": ["text lines differ"],
+        "changes": ["text_lines"],
+        "distances": {"tiles": 0.25, "text_lines": 3.0},
+        "noise": {"tiles": 0.0},
+        "renders": {"original": 2, "candidate": 1},
+        "original_text": "0123456789abcdef",
+        "original_path": "/p",
+        "original_settled": True,
+        "candidate_marks": {"lang": ["en"]},
+        "status": [200, 200],
+        "final_url": ["https://a/p?x=1", "https://a/p"],
+        "unsettled": ["requests still in flight: 1"],
+        "original_thumb": "evidence/a.jpg",
+        "candidate_thumb": None,
+        "difference": "evidence/a-diff.jpg",
+    }
+    archived = {
+        "archive": {"original": {"url": "https://a/p?x=1"}, "seconds_apart": 60.0},
+        "renders": {"original": 1, "candidate": 0},
+        "original_live": {"digest": "sha1:X", "media_type": "text/html", "requests": 1},
+    }
+    failed = {
+        "renders": {"original": 1, "candidate": 0},
+        "original_failure": "timeout",
+        "failure": {"render": "original", "cause": "timeout", "step": "screenshot"},
+    }
+    for data in (rendered, archived, failed):
+        evidence = SampleEvidence.from_json(data)
+        assert evidence.to_json() == data
+        line = {"original": "https://a/p?x=1", "candidate": "https://a/p", "outcome": "failed"}
+        outcome = PairOutcome.from_json({**line, "cause": "original-failed", "evidence": data})
+        assert outcome.cause is Cause.ORIGINAL_FAILED and outcome.evidence == evidence
+    read = SampleEvidence.from_json(failed)
+    assert read.failure == RenderFailure("original", "timeout", "screenshot")
+    assert SampleEvidence.from_json(rendered).status == (200, 200)

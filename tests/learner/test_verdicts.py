@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from learner.judge.verdicts import Account, VerdictCause, account, cause_of, warnings
-from learner.model import PairOutcome
+from learner.model import Cause, PairOutcome, SampleEvidence
 from samepage import ParamVerdict, PatternEntry
 
 
@@ -18,8 +18,8 @@ def test_account_counts_decided_and_names_the_failures_behind_kept_parameters() 
         "c1",
         "failed",
         "original not settled: requests still in flight: 1",
-        {},
-        "original-unsettled",
+        SampleEvidence(unsettled=("requests still in flight: 1",)),
+        Cause.ORIGINAL_UNSETTLED,
     )
     entry = PatternEntry(
         10,
@@ -34,7 +34,7 @@ def test_account_counts_decided_and_names_the_failures_behind_kept_parameters() 
     assert (found.studied, found.decided) == (4, 2)
     assert found.kept == {"failed-samples": 1, "few-values": 1}
     assert found.failures == {
-        "failed-samples": {"original-unsettled: original not settled: requests still in flight": 1}
+        "failed-samples": {"original-unsettled: requests still in flight: 1": 1}
     }
     assert Account.from_json(found.to_json()) == found
     assert found.to_json()["decided_share"] == 0.5
@@ -48,9 +48,15 @@ def test_a_cause_keeping_over_a_quarter_is_warned_of_by_domain_and_cause() -> No
     assert warnings("shop.example", Account(8, 6, {"coverage": 2})) == []  # exactly a quarter
 
 
-def test_verdicts_without_a_recorded_cause_are_read_off_their_counts() -> None:
-    assert cause_of(ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "bogus"})) is (
-        VerdictCause.FAILED_SAMPLES
-    )
+def test_verdicts_without_a_recorded_cause_are_unrecorded_never_guessed() -> None:
+    for verdict in (
+        ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "bogus"}),
+        ParamVerdict("non-neutral", 4, 2, 0),
+        ParamVerdict("neutral", 4, 0, 0),
+    ):
+        assert cause_of(verdict) is VerdictCause.UNRECORDED
+    assert not VerdictCause.UNRECORDED.decided and not VerdictCause.UNRECORDED.gave_up
+    found = account({"p": PatternEntry(1, {"x": ParamVerdict("neutral", 4, 0, 0)})}, [])
+    assert (found.decided, found.kept) == (0, {"unrecorded": 1})
     assert VerdictCause.JOINT_CHECK.decided and not VerdictCause.JOINT_UNRENDERED.decided
     assert VerdictCause.SITE_GIVEN_UP.gave_up and not VerdictCause.COVERAGE.gave_up
