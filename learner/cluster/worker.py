@@ -26,7 +26,7 @@ from learner.run.crawl import politeness
 from learner.run.domain import DomainRun, DomainStats, learn_domain
 from learner.run.progress import Progress
 from learner.run.sample_runner import SampleRunner
-from learner.run.store import RunStore, comparison_scope
+from learner.run.store import RunLayout, RunStore, comparison_scope
 from samepage import DomainEntry, MIQPSNormalizer
 
 __all__ = ["DomainResult", "DomainWorker", "HostTask", "domain_folder", "host_tasks"]
@@ -37,7 +37,7 @@ Source = Sequence[str] | DomainPlan | None
 def domain_folder(cache: Path, key: str) -> Path:
     """The run folder of one domain inside a Ray run folder."""
     digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
-    return cache / "domains" / f"{re.sub(r'[^A-Za-z0-9._-]', '_', key)}-{digest}"
+    return RunLayout(cache).domains / f"{re.sub(r'[^A-Za-z0-9._-]', '_', key)}-{digest}"
 
 
 @dataclass(frozen=True, slots=True)
