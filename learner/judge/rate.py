@@ -1,10 +1,11 @@
 """The change-rate rule: when the samples of a parameter say it changes the page.
 
 One rule for every caller, on samepage's :func:`~samepage.learned.changed_too_often` (the
-rule the learned-set reader checks neutral verdicts with). A verdict counts the samples that succeeded (a failed sample shows
-nothing either way); a run that stops early asks whether the verdict is a change whatever the
-samples still to come show, which is the verdict's rule with every one of them counted as a
-success without a change. At the default threshold of 0 both read "at least one change".
+rule the learned-set reader checks neutral verdicts with). A verdict counts the samples that
+succeeded (a failed sample shows nothing either way); a run that stops early asks whether the
+verdict is a change whatever the samples still to come show, which is the verdict's rule with
+every one of them counted as a success without a change. At the default threshold of 0 both
+read "at least one change".
 """
 
 from __future__ import annotations
