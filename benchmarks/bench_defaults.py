@@ -40,12 +40,6 @@ from learner.render.browser import find_browser
 from learner.run.crawl import CrawlResult, crawl
 from learner.run.folder import read_run_folder
 from samepage import MIQPSNormalizer
-from tests.learner.hidden_defaults_site import (
-    hidden_different_pairs,
-    hidden_held_out_pairs,
-    hidden_site,
-    hidden_urls,
-)
 from tests.site.defaults import (
     defaults_different_pairs,
     defaults_site,
@@ -53,6 +47,12 @@ from tests.site.defaults import (
     held_out_pairs,
 )
 from tests.site.fixture import fixture_sites, observed_urls
+from tests.site.hidden_defaults_site import (
+    hidden_different_pairs,
+    hidden_held_out_pairs,
+    hidden_site,
+    hidden_urls,
+)
 from tests.site.learner_settings import SUITE_CONFIG
 
 

@@ -18,7 +18,7 @@ Three groups of pages, each with the render settings its tests use:
 
 Each page is captured by bare Playwright (``goto`` until ``load``, one full-page screenshot,
 within ``--plain-limit``) and by the learner's ``Renderer``, one page at a time, plain first
-(``tests/learner/differential.py``). With several browsers, each page is captured with
+(``tests/learner/render/differential.py``). With several browsers, each page is captured with
 every browser before the next page, the order of the browsers turning from page to page,
 so that all meet the same machine. Prints one table per group and browser, the rows that
 break the rule (a page captured plainly within 5 s that the learner fails, leaves unsettled
@@ -48,11 +48,11 @@ from learner.demo.server import SiteServer
 from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
 from tests.apps.registry import APPS, APPS_CONFIG
-from tests.learner.differential import Row, capture_row, launch_plain, table
-from tests.learner.render_sites import PAGES, SHOWN_OTHERWISE, render_sites
+from tests.learner.render.differential import Row, capture_row, launch_plain, table
 from tests.plugins.browser import TEST_SETTINGS
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
+from tests.site.render_sites import PAGES, SHOWN_OTHERWISE, render_sites
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
 from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, url_host
-from tests.learner.differential import launch_plain
+from tests.learner.render.differential import launch_plain
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
 

@@ -79,8 +79,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.fixture(scope="session")
 def render_server() -> Iterator[SiteServer]:
-    """The renderer test sites (``tests/learner/render_sites.py``) on 127.0.0.1."""
-    from tests.learner.render_sites import render_sites  # draws its images with Pillow
+    """The renderer test sites (``tests/site/render_sites.py``) on 127.0.0.1."""
+    from tests.site.render_sites import render_sites  # draws its images with Pillow
 
     with SiteServer(render_sites()) as server:
         yield server

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 SHARED_FIXTURE_FILES = {
-    "tests/learner/test_crawl.py": "fixture_run",
-    "tests/learner/test_cluster.py": "fixture_run",
-    "tests/learner/test_report.py": "fixture_run",
+    "tests/learner/run/test_crawl.py": "fixture_run",
+    "tests/learner/cluster/test_cluster.py": "fixture_run",
+    "tests/learner/report/test_report.py": "fixture_run",
 }
 """Test file to the name of the group it runs in (other files run as their own group)."""
 

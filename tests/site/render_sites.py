@@ -20,7 +20,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from learner.demo.server import Request, Response, Site
-from tests.learner.page_parts import PART_PAGES, PARTS, part_sites
+from tests.site.page_parts import PART_PAGES, PARTS, part_sites
 
 __all__ = [
     "DEFAULT_PRICE",

@@ -15,7 +15,7 @@ from learner.demo.server import Response, Site, SiteServer
 from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer, Rendering
-from tests.learner.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
+from tests.site.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ from learner.run.folder import read_run_folder
 from learner.run.store import comparison_scope
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 TIMEOUT_MS = 10_000
 
 # Every parameter row as the reader sees it: domain heading, pattern heading, name, verdict.

@@ -21,7 +21,7 @@ from learner.judge.verdicts import VerdictCause, account, cause_of
 from learner.plan.companions import RARE, Companion
 from learner.plan.sampling import param_values
 from samepage import PatternEntry
-from tests.learner.pure_sites import comparer, pattern_group
+from tests.site.pure_sites import comparer, pattern_group
 
 CONFIG = LearnerConfig(samples=8, min_samples=3)
 TICKETS = 6

@@ -3,7 +3,7 @@
 Every URL of Datasette's log, and one URL per path template and pattern of the other
 applications' logs (``tests/apps``, served once for the whole run and shared with
 ``tests/learner/test_apps.py``), is captured by bare Playwright and by the learner's
-renderer, with the application tests' settings (``tests/learner/differential.py``);
+renderer, with the application tests' settings (``tests/learner/render/differential.py``);
 ``benchmarks/bench_differential.py`` takes every URL of every log, and every other page
 the suite serves.
 A page the plain browser captures within 5 s, the learner captures: settled, or unsettled
@@ -24,7 +24,7 @@ from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer
 from samepage import path_template, pattern_key
 from tests.apps.registry import APPS_CONFIG
-from tests.learner.differential import PLAIN_LIMIT_S, Row, differential, launch_plain, table
+from tests.learner.render.differential import PLAIN_LIMIT_S, Row, differential, launch_plain, table
 from tests.plugins.apps import ServedApp
 
 pytestmark = [pytest.mark.apps, pytest.mark.browser]

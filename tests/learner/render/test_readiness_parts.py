@@ -1,6 +1,6 @@
 """Readiness on pages shaped like real ones: each part a real page carries, in real Chromium.
 
-Every page of ``tests/learner/page_parts.py`` must settle (or, where it really keeps
+Every page of ``tests/site/page_parts.py`` must settle (or, where it really keeps
 changing, settle with its changes counted as noise) well within the page time, and its
 capture must show the page's content, late parts included. The one page that holds a
 request open must be captured unsettled, and no later than the network wait allows.
@@ -12,7 +12,7 @@ import pytest
 
 from learner.config import RenderSettings
 from learner.render.renderer import Renderer
-from tests.learner.page_parts import PART_PAGES, PARTS, PartPage
+from tests.site.page_parts import PART_PAGES, PARTS, PartPage
 
 pytestmark = pytest.mark.browser
 

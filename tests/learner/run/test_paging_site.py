@@ -1,6 +1,6 @@
 """``page`` beside a page size, in real Chromium: never neutral where one size turns pages.
 
-``paging.test`` (:mod:`tests.learner.paging_site`) lists six tickets a milestone; at ten a
+``paging.test`` (:mod:`tests.site.paging_site`) lists six tickets a milestone; at ten a
 page its page numbers do nothing, at five they turn pages. The learner must test ``page``
 beside both sizes, and the normalizer must keep two different pages of results apart.
 """
@@ -19,14 +19,14 @@ from learner.plan.sampling import param_values
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
 from learner.run.crawl import CrawlResult, crawl
-from tests.learner.paging_site import (
+from tests.site.checks import assert_merges_only_same_pages
+from tests.site.learner_settings import SUITE_CONFIG
+from tests.site.paging_site import (
     PAGING_HOST,
     paging_different_pairs,
     paging_site,
     paging_urls,
 )
-from tests.site.checks import assert_merges_only_same_pages
-from tests.site.learner_settings import SUITE_CONFIG
 
 PATTERN = "max&milestone&page"
 

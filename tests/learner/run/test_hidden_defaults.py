@@ -1,6 +1,6 @@
 """Default values the log rarely spells: found from the parameter test's own evidence.
 
-``hidden.test`` (``tests/learner/hidden_defaults_site.py``) links to ``lang=en``,
+``hidden.test`` (``tests/site/hidden_defaults_site.py``) links to ``lang=en``,
 ``tab=overview``, ``size=20`` and ``offset=0`` once or never, but each page without the
 parameter marks its value as current. The fast tests check the parts (marks read as the
 normaliser reads them, candidates from samples and marks, samples built from observed URLs);
@@ -33,7 +33,8 @@ from learner.render.browser import BrowserChoice
 from learner.render.marks import MAX_MARKS, page_marks
 from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, ParamVerdict, PatternEntry, path_template
-from tests.learner.hidden_defaults_site import (
+from tests.site.checks import assert_merges_only_same_pages, learned_defaults
+from tests.site.hidden_defaults_site import (
     HIDDEN_DEFAULTS,
     HIDDEN_HOST,
     hidden_different_pairs,
@@ -42,7 +43,6 @@ from tests.learner.hidden_defaults_site import (
     hidden_urls,
     page_of,
 )
-from tests.site.checks import assert_merges_only_same_pages, learned_defaults
 from tests.site.learner_settings import SUITE_CONFIG
 
 

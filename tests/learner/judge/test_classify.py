@@ -9,7 +9,7 @@ from learner.config import LearnerConfig
 from learner.judge.classify import classify_pattern
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.sampling import param_values
-from tests.learner.pure_sites import comparer, pattern_group
+from tests.site.pure_sites import comparer, pattern_group
 
 
 def _product(url: str) -> str | None:

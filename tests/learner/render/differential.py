@@ -9,8 +9,9 @@ equals the plain one within the comparison's own noise (:func:`learner.judge.com
 against a second render by the learner). The plain screenshot is cut at the learner's
 ``max_page_height`` and its text at ``max_text_chars``: the learner documents both caps.
 
-The marked test ``tests/learner/test_differential.py`` and ``benchmarks/bench_differential.py``
-run it; what must hold is :func:`Row.problems` empty for every row.
+The marked test ``tests/learner/render/test_differential.py`` and
+``benchmarks/bench_differential.py`` run it; what must hold is :func:`Row.problems` empty for
+every row.
 """
 
 from __future__ import annotations

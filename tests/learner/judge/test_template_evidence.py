@@ -26,7 +26,7 @@ from samepage import (
     PatternEntry,
     TemplateScope,
 )
-from tests.learner.pure_sites import Site, comparer, pattern_group
+from tests.site.pure_sites import Site, comparer, pattern_group
 
 TABLE = "/data/products"
 ROW = "/data/products/{id}"
