@@ -53,6 +53,7 @@ from samepage import MIQPSNormalizer
 from tests.apps.registry import APPS, APPS_CONFIG
 from tests.learner.render.differential import launch_plain
 from tests.site.fixture import fixture_sites, observed_urls
+from tests.site.learner_settings import config_toml
 
 FIXTURE_HOSTS = ("shop.test", "news.test")
 
@@ -82,14 +83,6 @@ class CpuSampler:
         busy, total = self._read()
         busy0, total0 = self._start
         return (busy - busy0) / max(1, total - total0)
-
-
-def _toml(config: LearnerConfig) -> str:
-    data = config.to_json()
-    render = data.pop("render")
-    lines = ["[learner]"] + [f"{k} = {json.dumps(v)}" for k, v in data.items()]
-    lines += ["[learner.render]"] + [f"{k} = {json.dumps(v)}" for k, v in render.items()]
-    return "\n".join(lines) + "\n"
 
 
 def run_config(concurrency: int | None) -> LearnerConfig:
@@ -122,7 +115,7 @@ async def crawl_with(
     folder.mkdir(parents=True)
     (folder / "domains.txt").write_text("".join(f"http://{h}\n" for h in hosts))
     (folder / "urls.txt").write_text("\n".join(urls) + "\n")
-    toml = _toml(config)
+    toml = config_toml(config)
     if concurrency is None:  # the checkout's own default
         toml = "".join(line + "\n" for line in toml.splitlines() if "concurrency" not in line)
     (folder / "settings.toml").write_text(toml)

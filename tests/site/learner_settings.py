@@ -6,6 +6,8 @@ politeness delay: the fixture is ours, on 127.0.0.1.
 
 from __future__ import annotations
 
+import json
+
 from learner.config import LearnerConfig, RenderSettings
 
 SUITE_CONFIG = LearnerConfig(
@@ -22,3 +24,12 @@ SUITE_CONFIG = LearnerConfig(
         network_idle_max_s=2.0,
     ),
 )
+
+
+def config_toml(config: LearnerConfig) -> str:
+    """``config`` as the TOML file ``--config`` reads (a ``[learner]`` table)."""
+    data = config.to_json()
+    render = data.pop("render")
+    lines = ["[learner]"] + [f"{k} = {json.dumps(v)}" for k, v in data.items()]
+    lines += ["[learner.render]"] + [f"{k} = {json.dumps(v)}" for k, v in render.items()]
+    return "\n".join(lines) + "\n"

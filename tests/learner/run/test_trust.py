@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
@@ -25,7 +24,7 @@ from learner.report.build import write_report
 from learner.run.crawl import CrawlResult, crawl
 from samepage import load_learned
 from tests.site.checks import assert_merges_only_same_pages, verdicts
-from tests.site.learner_settings import SUITE_CONFIG
+from tests.site.learner_settings import SUITE_CONFIG, config_toml
 from tests.site.trust import (
     HANG,
     TRUST_HOSTS,
@@ -132,7 +131,7 @@ async def test_runs_killed_at_several_points_resume_to_the_same_set(
     (tmp_path / "domains.txt").write_text("".join(f"http://{h}\n" for h in hosts))
     urls = [u for u in trust_urls() if any(f"//{h}/" in u for h in hosts)]
     (tmp_path / "urls.txt").write_text("\n".join(urls) + "\n")
-    (tmp_path / "suite.toml").write_text(_toml(SUITE_CONFIG))
+    (tmp_path / "suite.toml").write_text(config_toml(SUITE_CONFIG))
     run = tmp_path / "run"
     args = [
         sys.executable,
@@ -178,14 +177,6 @@ async def test_runs_killed_at_several_points_resume_to_the_same_set(
         for line in (run / "checkpoint.jsonl").read_text().splitlines()
     ]
     assert len(pairs) == len(set(pairs)), "a finished comparison was done twice"
-
-
-def _toml(config: LearnerConfig) -> str:
-    data = config.to_json()
-    render = data.pop("render")
-    lines = ["[learner]"] + [f"{k} = {json.dumps(v)}" for k, v in data.items()]
-    lines += ["[learner.render]"] + [f"{k} = {json.dumps(v)}" for k, v in render.items()]
-    return "\n".join(lines) + "\n"
 
 
 def test_the_report_says_which_paths_the_samples_covered(
