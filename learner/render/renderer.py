@@ -42,7 +42,9 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["Renderer", "Rendering"]  # Rendering is re-exported from learner.model
 
-_LAUNCH_TIMEOUT_S = 30.0
+# A first launch on a fresh machine builds Chromium's font and profile caches: seen past
+# 30 s on 2 busy cores. Playwright's own default is 180 s.
+_LAUNCH_TIMEOUT_S = 120.0
 _CLOSE_TIMEOUT_S = 5.0
 # Room past the page time for the capture of a page that never became ready.
 _CAPTURE_GRACE_S = 10.0
