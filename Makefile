@@ -11,7 +11,8 @@ demo: setup
 	$(PY) -m learner demo
 
 # In two steps, both always run: everything without an engine on one worker per core, then
-# the engine tests (browser, Spark, Ray, the applications, slow) one at a time: the crawls
+# the engine tests (browser, Spark, Ray, the applications, slow) one at a time, listing the 25
+# slowest (the suite's time budget is spent there): the crawls
 # assert exact verdicts, and two of them at once on two cores push pages past the suite's
 # short page limits (a sample that fails is kept, and the verdict differs). `make
 # test-engines-parallel` runs them on one worker per core, each file whole on one worker.
@@ -25,7 +26,7 @@ PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 test: setup lint-check
 	@status=0; \
 	$(PYTEST) -n auto -m "not ($(ENGINES))" || status=$$?; \
-	$(PYTEST) -m "$(ENGINES)" || status=$$?; \
+	$(PYTEST) -m "$(ENGINES)" --durations=25 || status=$$?; \
 	exit $$status
 
 test-engines-parallel: setup

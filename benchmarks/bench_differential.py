@@ -11,8 +11,8 @@ Three groups of pages, each with the render settings its tests use:
 
 - ``apps``: every URL of the logs of Datasette, the Sphinx site and Trac (``tests/apps``),
   with the application tests' settings (``tests/apps/registry.APPS_CONFIG``);
-- ``render``: every page of the renderer's sites, hostile pages and the readiness audit
-  included (``tests/learner/render_sites.PAGES``), with the renderer tests' settings;
+- ``render``: every page of the renderer's sites, its traps and the readiness audit
+  included (``tests/site/render_sites.PAGES``), with the renderer tests' settings;
 - ``fixture``: one URL per path of the crawl fixture's log (``tests/site``), with the
   suite's settings.
 

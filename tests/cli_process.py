@@ -3,7 +3,7 @@
 Starting an interpreter costs up to a second a call (most of it importing DuckDB or the
 learner's stack); the tests that check what a command answers run ``main`` here instead, on
 UTF-8 streams as in a pipe, with help wrapped at 80 columns. A few tests per command line
-still start the real process.
+still start the real process (:func:`samepage_process`).
 """
 
 from __future__ import annotations
@@ -45,3 +45,28 @@ def run_in_process(
             assert isinstance(buffer, io.BytesIO)
             printed.append(buffer.getvalue().decode("utf-8", "surrogateescape"))
     return subprocess.CompletedProcess([program, *args], status, *printed)
+
+
+def samepage_process(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m samepage ARGS`` in its own process, as a user starts it."""
+    return subprocess.run(
+        [sys.executable, "-m", "samepage", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def samepage_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``samepage ARGS`` run in this process."""
+    from samepage.cli import main
+
+    return run_in_process(main, "samepage", args)
+
+
+def learner_here(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``learner ARGS`` run in this process, as ``python -m learner`` runs it."""
+    from learner.cli import main
+
+    return run_in_process(main, "learner", args, cwd)

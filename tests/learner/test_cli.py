@@ -18,12 +18,7 @@ from learner.config import build_config
 from learner.errors import ConfigError
 from learner.render.browser import BrowserChoice
 from samepage import DomainEntry, LearnedSet, dump_learned
-from tests.cli_process import run_in_process
-
-
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``learner ARGS`` run in this process, as ``python -m learner`` runs it."""
-    return run_in_process(main, "learner", args, cwd)
+from tests.cli_process import learner_here as run
 
 
 def test_python_dash_m_learner_runs_the_command_line(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ stays bounded under an address-space limit.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import logging
 import re
@@ -24,6 +23,7 @@ import pytest
 
 from samepage import normalize_url
 from samepage.archives import MAX_LINE, MAX_URL
+from tests.cli_process import samepage_here as run
 from tests.plugins.engines import engine
 
 engine("duckdb")  # learner plan reads through DuckDB
@@ -188,24 +188,6 @@ def _write(tmp_path: Path, case: Case, fmt: str, packing: str) -> Path:
     return path
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    """``samepage ARGS`` in this process: the exit status, stdout and stderr."""
-    from samepage.cli import main
-
-    out, err = io.BytesIO(), io.BytesIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-    try:
-        status = main(list(args))
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()
-            stream.detach()  # the buffers stay open to be read
-        sys.stdout, sys.stderr = saved
-    return status, out.getvalue().decode("utf-8", "surrogateescape"), err.getvalue().decode()
-
-
 def _check_errors(stderr: str, path: Path, errors: list[str], prefix: str) -> None:
     lines = stderr.splitlines()
     assert "Traceback" not in stderr
@@ -246,16 +228,16 @@ def test_hostile_archives_through_normalize_dedupe_and_plan(
 ) -> None:
     path = _write(tmp_path, case, fmt, packing)
     status = 1 if case.errors else 0
-    done, keys, errors = run("normalize", str(path))
-    assert (done, keys.splitlines()) == (status, case.keys)
-    _check_errors(errors, path, case.errors, "samepage: ")
-    done, groups, errors = run("dedupe", str(path))
-    assert done == status
-    found = [json.loads(line) for line in groups.splitlines()]
+    keys = run("normalize", str(path))
+    assert (keys.returncode, keys.stdout.splitlines()) == (status, case.keys)
+    _check_errors(keys.stderr, path, case.errors, "samepage: ")
+    groups = run("dedupe", str(path))
+    assert groups.returncode == status
+    found = [json.loads(line) for line in groups.stdout.splitlines()]
     assert sorted(g["key"] for g in found) == sorted(set(case.keys))
     assert sum(g["count"] for g in found) == len(case.keys)
-    _check_errors(errors, path, case.errors, "samepage: ")
-    tsv = run("dedupe", "--format", "tsv", str(path))[1].splitlines()
+    _check_errors(groups.stderr, path, case.errors, "samepage: ")
+    tsv = run("dedupe", "--format", "tsv", str(path)).stdout.splitlines()
     assert len(tsv) == len(found) and all(row.count("\t") == 3 for row in tsv)
     planned, urls, warnings = _plan(tmp_path, path, caplog)
     assert (planned, urls) == (0, set(case.keys))
@@ -277,19 +259,19 @@ def test_damaged_and_cut_gzip_is_one_line_and_the_rest_is_read(
     damaged[len(damaged) // 2 : len(damaged) // 2 + 8] = b"\x00" * 8
     path = tmp_path / f"damaged.{fmt}.gz"
     path.write_bytes(_gzip_members(record(1)) + bytes(damaged) + _gzip_members(record(3)))
-    status, out, err = run("normalize", str(path))
-    keys = out.splitlines()
-    assert status == 1 and keys[0] == good(1) and keys[-1] == good(3)
+    done = run("normalize", str(path))
+    keys = done.stdout.splitlines()
+    assert done.returncode == 1 and keys[0] == good(1) and keys[-1] == good(3)
     assert set(keys) <= {good(1), good(2), good(3)}
-    (line,) = err.splitlines()
+    (line,) = done.stderr.splitlines()
     assert line.startswith(f"samepage: {path}") and "damaged gzip data" in line
     # Cut inside the last member: the whole records before it are read.
     whole = _gzip_members(record(1), record(2))
     cut = tmp_path / f"cut.{fmt}.gz"
     cut.write_bytes(whole[:-10])
-    status, out, err = run("normalize", str(cut))
-    assert (status, out.splitlines()) == (1, [good(1)])
-    (line,) = err.splitlines()
+    done = run("normalize", str(cut))
+    assert (done.returncode, done.stdout.splitlines()) == (1, [good(1)])
+    (line,) = done.stderr.splitlines()
     assert line.startswith(f"samepage: {cut}") and "truncated" in line
     planned, urls, warnings = _plan(tmp_path, cut, caplog)
     assert (planned, urls, len(warnings)) == (0, {good(1)}, 1)
@@ -301,13 +283,14 @@ def test_empty_gzip_members_and_padding_are_read_through(tmp_path: Path) -> None
     path.write_bytes(_gzip_members(cdxj(good(1))) + empty * 50_000 + _gzip_members(cdxj(good(2))))
     with open(path, "ab") as handle:
         handle.write(b"\0" * 512)  # zero padding after the last member, as some tools write
-    assert run("normalize", str(path)) == (0, f"{good(1)}\n{good(2)}\n", "")
+    done = run("normalize", str(path))
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{good(1)}\n{good(2)}\n", "")
 
 
 @pytest.mark.parametrize("fmt", ["cdxj", "warc"])
 def test_endless_input_is_refused_not_read_for_ever(fmt: str) -> None:
-    status, _, err = run("normalize", "--input-format", fmt, "/dev/zero")
-    assert (status, err) == (2, "samepage: /dev/zero: not a regular file\n")
+    done = run("normalize", "--input-format", fmt, "/dev/zero")
+    assert (done.returncode, done.stderr) == (2, "samepage: /dev/zero: not a regular file\n")
 
 
 LIMITED = """

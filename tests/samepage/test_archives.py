@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from samepage.archives import cdxj_captures, warc_captures
 from tests.archive_fixtures import Shot, cdxj_line, sha1_digest, write_cdxj, write_warc
+from tests.cli_process import samepage_process as run
 from tests.plugins.engines import engine
 
 engine("warcio")
@@ -23,12 +22,6 @@ SHOTS = [
     Shot("https://shop.example/p?fbclid=x&id=1", "20240401000000", OTHER),
     Shot("https://shop.example/p?id=2", "20240101000000", b"<h1>Item 2</h1>"),
 ]
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "samepage", *args], capture_output=True, text=True, timeout=60
-    )
 
 
 def _groups(stdout: str) -> dict[str, dict[str, object]]:

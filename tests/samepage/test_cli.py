@@ -10,24 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from samepage.cli import main
-from tests.cli_process import run_in_process
-
-
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "samepage", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def run_here(*args: str) -> subprocess.CompletedProcess[str]:
-    """``samepage ARGS`` run in this process. For the table commands, whose own process would
-    spend most of its time importing DuckDB; :func:`run` is the process a user starts."""
-    return run_in_process(main, "samepage", args)
+from tests.cli_process import samepage_process as run
 
 
 def test_normalize_streams_stdin_and_reports_bad_lines() -> None:

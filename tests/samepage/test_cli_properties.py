@@ -48,7 +48,7 @@ _INPUT = st.lists(st.one_of(st.binary(max_size=30), st.sampled_from(_PIECES)), m
 )
 
 
-def _key(line: str) -> str | None:
+def _line_key(line: str) -> str | None:
     """The key the CLI must print for one stripped input line, or None for a bad line."""
     try:
         key = normalize_url(line)
@@ -61,7 +61,7 @@ def _key(line: str) -> str | None:
 def _expected(data: bytes) -> list[str | None]:
     # A byte order mark at the start is not part of the first line.
     lines = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", errors="surrogateescape")
-    return [_key(line.strip()) for line in lines if line.strip()]
+    return [_line_key(line.strip()) for line in lines if line.strip()]
 
 
 @contextmanager

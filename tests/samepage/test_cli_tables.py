@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from tests.cli_process import samepage_here as run_here
 from tests.plugins.engines import engine
 from tests.samepage.engine_inputs import expected, urls, write_learned
-from tests.samepage.test_cli import run_here
 
 
 @pytest.fixture(scope="module")

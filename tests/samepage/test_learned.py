@@ -25,7 +25,7 @@ from samepage import (
 )
 
 
-def _verdict(verdict: str, tested: int = 5, changed: int = 0, **extra: Any) -> dict[str, Any]:
+def _verdict_json(verdict: str, tested: int = 5, changed: int = 0, **extra: Any) -> dict[str, Any]:
     return {"verdict": verdict, "tested": tested, "changed": changed, "failed": 0, **extra}
 
 
@@ -40,28 +40,33 @@ DOC: dict[str, Any] = {
                 "color&id&sessionid": {
                     "urls": 1532,
                     "params": {
-                        "color": _verdict("non-neutral", 5, 5),
-                        "id": _verdict("non-neutral", 3, 3),
-                        "sessionid": _verdict("neutral", 8, 0),
+                        "color": _verdict_json("non-neutral", 5, 5),
+                        "id": _verdict_json("non-neutral", 3, 3),
+                        "sessionid": _verdict_json("neutral", 8, 0),
                     },
                 },
                 "ref&slug": {
                     "urls": 40,
                     "params": {
-                        "ref": _verdict("neutral", 6, 0),
-                        "slug": _verdict("non-neutral", 0, 0, reason="too few successful samples"),
+                        "ref": _verdict_json("neutral", 6, 0),
+                        "slug": _verdict_json(
+                            "non-neutral", 0, 0, reason="too few successful samples"
+                        ),
                     },
                 },
             }
         },
         "sub.shop.example": {
-            "patterns": {"id": {"urls": 3, "params": {"id": _verdict("neutral")}}},
+            "patterns": {"id": {"urls": 3, "params": {"id": _verdict_json("neutral")}}},
         },
         "127.0.0.1:8080": {
             "patterns": {
                 "q&sid": {
                     "urls": 3,
-                    "params": {"q": _verdict("non-neutral", 3, 3), "sid": _verdict("neutral")},
+                    "params": {
+                        "q": _verdict_json("non-neutral", 3, 3),
+                        "sid": _verdict_json("neutral"),
+                    },
                 }
             },
         },
@@ -213,7 +218,10 @@ SHOP = ["domains", "shop.example", "patterns", "color&id&sessionid"]
         ),
         (_broken([*SHOP, "params", "id", "tested"], -1), "non-negative integer"),
         (_broken([*SHOP, "params", "id", "tested"], True), "non-negative integer"),
-        (_broken([*SHOP, "params", "other"], _verdict("neutral")), "'other' is not in the pattern"),
+        (
+            _broken([*SHOP, "params", "other"], _verdict_json("neutral")),
+            "'other' is not in the pattern",
+        ),
         (
             _broken(["domains", "shop.example", "patterns", "id&color"], {"urls": 1, "params": {}}),
             "sorted, de-duplicated",

@@ -23,12 +23,12 @@ def _scopes(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for template in draw(st.lists(st.sampled_from(_TEMPLATES), unique=True)):
         scoped = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
-        out[template] = {"urls": 1, "params": {name: draw(_verdict()) for name in scoped}}
+        out[template] = {"urls": 1, "params": {name: draw(_verdict_json()) for name in scoped}}
     return out
 
 
 @st.composite
-def _verdict(draw: st.DrawFn) -> dict[str, Any]:
+def _verdict_json(draw: st.DrawFn) -> dict[str, Any]:
     tested = draw(st.integers(1, 5))
     if draw(st.booleans()):
         return {"verdict": "neutral", "tested": tested, "changed": 0}
@@ -42,7 +42,7 @@ def _verdict(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def _pattern(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
     recorded = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
-    params = {name: draw(_verdict()) for name in recorded}
+    params = {name: draw(_verdict_json()) for name in recorded}
     out: dict[str, Any] = {"urls": draw(st.integers(0, 9)), "params": params}
     templates = draw(_scopes(names))
     if templates:

@@ -59,7 +59,7 @@ def _entries() -> Iterator[tuple[str, dict[str, Any]]]:
         yield "session", entry
 
 
-def _key(entry: dict[str, Any]) -> str:
+def _rule_name(entry: dict[str, Any]) -> str:
     return str(entry["name"]) if "name" in entry else str(entry["prefix"]) + "*"
 
 
@@ -124,7 +124,7 @@ def test_names_and_values_are_lower_case() -> None:
     "label, entries", [pytest.param(label, entries, id=label) for label, entries in _name_lists()]
 )
 def test_no_duplicates_within_a_list(label: str, entries: list[dict[str, Any]]) -> None:
-    counts = Counter(_key(entry) for entry in entries)
+    counts = Counter(_rule_name(entry) for entry in entries)
     assert [key for key, count in counts.items() if count > 1] == []
 
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from samepage import normalize_url
+from tests.cli_process import samepage_here as run_here
+from tests.cli_process import samepage_process as run
 from tests.plugins.engines import engine
-from tests.samepage.test_cli import run, run_here
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def _binary_file(pq: Any, path: Path, values: list[bytes | None]) -> Path:
     return path
 
 
-def _key(value: bytes) -> str:
+def _bytes_key(value: bytes) -> str:
     return normalize_url(value.decode("utf-8", "surrogateescape"))
 
 
@@ -58,15 +59,15 @@ def test_binary_column_is_keyed_as_normalize_url_keys_the_bytes(pq: Any, tmp_pat
     groups = run_here("dedupe", str(source))
     assert groups.returncode == 0, groups.stderr
     found = {g["key"]: g for g in map(json.loads, groups.stdout.splitlines())}
-    assert sorted(found) == sorted(_key(v) for v in values if v is not None)
-    assert found[_key(b"https://a.example/\xff")]["urls"] == ["https://a.example/%FF"]
-    assert found[_key(b"https://a.example/xFF")]["urls"] == ["https://a.example/xFF"]
+    assert sorted(found) == sorted(_bytes_key(v) for v in values if v is not None)
+    assert found[_bytes_key(b"https://a.example/\xff")]["urls"] == ["https://a.example/%FF"]
+    assert found[_bytes_key(b"https://a.example/xFF")]["urls"] == ["https://a.example/xFF"]
 
     out = tmp_path / "keyed.parquet"
     keyed = run_here("normalize", str(source), "--out", str(out))
     assert keyed.returncode == 0, keyed.stderr
     rows = pq.read_table(out).to_pylist()
-    assert [r["key"] for r in rows] == [None if v is None else _key(v) for v in values]
+    assert [r["key"] for r in rows] == [None if v is None else _bytes_key(v) for v in values]
     assert [r["url"] for r in rows] == values  # the input column is kept as it was
 
 

@@ -81,7 +81,7 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-def _key(value: Any) -> str | None:
+def _cell_key(value: Any) -> str | None:
     text = _text(value)
     if text is None:
         return None
@@ -132,7 +132,7 @@ def _check_normalize(source: Path, values: list[Any], folder: Path) -> None:
 
     out = folder / "keyed.parquet"
     status, err = _run("normalize", str(source), "--out", str(out))
-    expected = [_key(v) for v in values]
+    expected = [_cell_key(v) for v in values]
     bad = sum(1 for v, k in zip(values, expected, strict=True) if v is not None and k is None)
     assert status == (1 if bad else 0), err
     table = pq.read_table(out)
@@ -143,7 +143,7 @@ def _check_normalize(source: Path, values: list[Any], folder: Path) -> None:
 def _check_dedupe(source: Path, values: list[Any], folder: Path) -> None:
     out = folder / "groups.jsonl"
     status, err = _run("dedupe", str(source), "--out", str(out))
-    keys = [_key(v) for v in values]
+    keys = [_cell_key(v) for v in values]
     distinct_bad = {_text(v) for v, k in zip(values, keys, strict=True) if v is not None and not k}
     assert status == (1 if distinct_bad else 0), err
     groups = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]

@@ -1,9 +1,11 @@
 """Small sites for the renderer and fingerprint tests.
 
-``shop.test`` serves one product template whose parts come from query parameters (name,
+``store.test`` serves one product template whose parts come from query parameters (name,
 price, a small picture, a review far below the first screen), the same template with noise
 (rotating banner, clock, random id), a client-side rendered variant and a page that is all
-noise. ``hostile.test`` serves pages that try to stall or mislead a renderer.
+noise. ``traps.test`` serves pages that try to stall or mislead a renderer, some of them by
+leaving for ``away.test``. The hosts are their own: the fixture crawl's sites
+(:mod:`tests.site.fixture`) are others.
 """
 
 from __future__ import annotations
@@ -26,16 +28,16 @@ __all__ = [
     "DEFAULT_PRICE",
     "DEFAULT_REVIEW",
     "ELSEWHERE",
-    "HOSTILE",
-    "PAGES",
+        "PAGES",
     "SHOP",
     "SHOWN_OTHERWISE",
+    "TRAPS",
     "render_sites",
 ]
 
-SHOP = "shop.test"
-HOSTILE = "hostile.test"
-ELSEWHERE = "elsewhere.test"
+SHOP = "store.test"
+TRAPS = "traps.test"
+ELSEWHERE = "away.test"
 
 DEFAULT_NAME = "Sturdy Cedar Lamp"
 DEFAULT_PRICE = "19.99"
@@ -285,13 +287,13 @@ def _forever(request: Request) -> Iterator[bytes]:
     request.stopping.wait(timeout=120)
 
 
-def _hostile() -> Site:
-    site = Site(HOSTILE)
+def _traps() -> Site:
+    site = Site(TRAPS)
     plain = _page("Hostile", "<main><h1>Still here</h1></main>")
     site.routes["/loop"] = lambda request: _redirect("/loop2")
     site.routes["/loop2"] = lambda request: _redirect("/loop")
     site.routes["/away"] = lambda request: _redirect(f"http://{ELSEWHERE}/landing")
-    site.routes["/mailto"] = lambda request: _redirect("mailto:sales@hostile.test")
+    site.routes["/mailto"] = lambda request: _redirect(f"mailto:sales@{TRAPS}")
     site.routes["/file"] = lambda request: _redirect("file:///etc/passwd")
     site.routes["/hop"] = lambda request: _redirect("/hop2")
     site.routes["/hop2"] = lambda request: _redirect("/plain")
@@ -362,7 +364,7 @@ def _hostile() -> Site:
     return site
 
 
-def _elsewhere() -> Site:
+def _away() -> Site:
     site = Site(ELSEWHERE)
     site.routes["/landing"] = lambda request: Response(
         body=_page("Elsewhere", "<main>Another site</main>")
@@ -385,7 +387,7 @@ _SHOP_PAGES = (
     "/go?to=Lamp",
     "/moved",
 )
-_HOSTILE_PAGES = (
+_TRAP_PAGES = (
     "/loop",
     "/away",
     "/mailto",
@@ -407,11 +409,11 @@ _HOSTILE_PAGES = (
 )
 PAGES: tuple[str, ...] = (
     *(f"http://{SHOP}{path}" for path in _SHOP_PAGES),
-    *(f"http://{HOSTILE}{path}" for path in _HOSTILE_PAGES),
+    *(f"http://{TRAPS}{path}" for path in _TRAP_PAGES),
     *(f"http://{PARTS}{page.path}" for page in PART_PAGES),
 )
 """Every page of the render sites as a URL (their assets and APIs left out), redirects and
-hostile pages included: what ``benchmarks/bench_differential.py`` renders plainly and with
+traps included: what ``benchmarks/bench_differential.py`` renders plainly and with
 the learner."""
 
 SHOWN_OTHERWISE: dict[str, str] = {
@@ -428,4 +430,4 @@ documented behaviour of the learner."""
 
 def render_sites() -> list[Site]:
     """The sites served to the renderer and fingerprint tests."""
-    return [_shop(), _hostile(), _elsewhere(), *part_sites()]
+    return [_shop(), _traps(), _away(), *part_sites()]

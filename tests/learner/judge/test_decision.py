@@ -55,7 +55,7 @@ def cand(
     return fp(lines, url=CANDIDATE, **kw)  # type: ignore[arg-type]
 
 
-def run(originals: list[Shot], candidates: list[Shot]) -> Decision:
+def _decide(originals: list[Shot], candidates: list[Shot]) -> Decision:
     step = decide(originals, candidates)
     assert isinstance(step, Decision), step
     return step
@@ -76,7 +76,7 @@ def test_the_first_render_asked_for_is_the_original() -> None:
 def test_an_unusable_original_fails_the_sample_before_any_candidate(
     original: Shot, cause: Cause
 ) -> None:
-    decision = run([original], [])
+    decision = _decide([original], [])
     assert (decision.outcome, decision.cause) == ("failed", cause)
 
 
@@ -85,24 +85,24 @@ def test_a_usable_original_asks_for_the_candidate() -> None:
 
 
 def test_a_failed_candidate_fails_the_sample() -> None:
-    decision = run([shot(fp())], [shot(None, error="download")])
+    decision = _decide([shot(fp())], [shot(None, error="download")])
     assert (decision.outcome, decision.cause) == ("failed", Cause.CANDIDATE_FAILED)
     assert "download" in decision.reason
 
 
 def test_an_identical_settled_candidate_is_the_same_page_at_once() -> None:
-    decision = run([shot(fp())], [shot(cand())])
+    decision = _decide([shot(fp())], [shot(cand())])
     assert (decision.outcome, decision.cause) == ("same", Cause.IDENTICAL)
 
 
 def test_identical_but_unsettled_proves_nothing() -> None:
-    decision = run([shot(fp())], [shot(cand(), settled=False)])
+    decision = _decide([shot(fp())], [shot(cand(), settled=False)])
     assert (decision.outcome, decision.cause) == ("failed", Cause.UNSETTLED)
     assert "not settled" in decision.reason
 
 
 def test_a_different_status_is_a_change_without_a_repeat() -> None:
-    decision = run([shot(fp())], [shot(cand(status=404))])
+    decision = _decide([shot(fp())], [shot(cand(status=404))])
     assert (decision.outcome, decision.cause) == ("changed", Cause.STATUS_CHANGED)
     assert decision.comparison is not None and "status" in decision.comparison.changes
 
@@ -112,12 +112,14 @@ def test_any_other_difference_asks_for_a_repeat_of_the_original() -> None:
 
 
 def test_a_failed_repeat_fails_the_sample() -> None:
-    decision = run([shot(fp()), shot(None)], [shot(cand(("Oak shelf", "$19.99")))])
+    decision = _decide([shot(fp()), shot(None)], [shot(cand(("Oak shelf", "$19.99")))])
     assert (decision.outcome, decision.cause) == ("failed", Cause.REPEAT_FAILED)
 
 
 def test_a_change_on_a_quiet_page_is_a_change() -> None:
-    decision = run([shot(fp()), shot(fp())], [shot(cand(("Oak shelf", "$19.99", "Made by hand")))])
+    decision = _decide(
+        [shot(fp()), shot(fp())], [shot(cand(("Oak shelf", "$19.99", "Made by hand")))]
+    )
     assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
     assert decision.comparison is not None and "text" in decision.comparison.changes
 
@@ -125,7 +127,7 @@ def test_a_change_on_a_quiet_page_is_a_change() -> None:
 def test_a_difference_the_noise_explains_is_the_same_page() -> None:
     # The clock line differs between the two originals and again in the candidate.
     originals = [shot(fp(("Shelf", "12:00", "$19.99"))), shot(fp(("Shelf", "12:01", "$19.99")))]
-    decision = run(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
+    decision = _decide(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
     assert (decision.outcome, decision.cause) == ("same", Cause.NO_DIFFERENCE)
 
 
@@ -134,12 +136,12 @@ def test_same_through_noise_needs_every_render_settled() -> None:
         shot(fp(("Shelf", "12:00", "$19.99"))),
         shot(fp(("Shelf", "12:01", "$19.99")), settled=False),
     ]
-    decision = run(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
+    decision = _decide(originals, [shot(cand(("Shelf", "12:02", "$19.99")))])
     assert (decision.outcome, decision.cause) == ("failed", Cause.UNSETTLED)
 
 
 def test_originals_that_disagree_on_status_leave_the_sample_undecided() -> None:
-    decision = run([shot(fp()), shot(fp(status=500))], [shot(cand(("Oak shelf",)))])
+    decision = _decide([shot(fp()), shot(fp(status=500))], [shot(cand(("Oak shelf",)))])
     assert (decision.outcome, decision.cause) == ("failed", Cause.UNDECIDED)
 
 
@@ -155,13 +157,13 @@ def test_a_change_on_a_noisy_page_needs_a_third_original() -> None:
     candidate = [shot(cand(("Shelf", "Deal C", "$24.99"), tiles={(0, 0): b"banner-c"}))]
     assert decide(_noisy_originals(), candidate) == Need("original", 2)
     third = shot(fp(("Shelf", "Deal C", "$19.99"), tiles={(0, 0): b"banner-c"}))
-    decision = run([*_noisy_originals(), third], candidate)
+    decision = _decide([*_noisy_originals(), third], candidate)
     assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
 
 
 def test_a_failed_third_original_fails_the_sample() -> None:
     candidate = [shot(cand(("Shelf", "Deal C", "$24.99")))]
-    decision = run([*_noisy_originals(), shot(None)], candidate)
+    decision = _decide([*_noisy_originals(), shot(None)], candidate)
     assert (decision.outcome, decision.cause) == ("failed", Cause.REPEAT_FAILED)
 
 
@@ -171,12 +173,12 @@ def test_a_pixels_only_change_on_a_noisy_page_must_show_in_a_second_candidate() 
     flicker = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
     assert decide(originals, [flicker]) == Need("candidate", 1)
     calm = shot(cand(("Shelf", "Deal A", "$19.99")))
-    decision = run(originals, [flicker, calm])
+    decision = _decide(originals, [flicker, calm])
     assert (decision.outcome, decision.cause) == ("same", Cause.NO_DIFFERENCE)
     again = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
-    decision = run(originals, [flicker, again])
+    decision = _decide(originals, [flicker, again])
     assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
-    decision = run(originals, [flicker, shot(None)])
+    decision = _decide(originals, [flicker, shot(None)])
     assert decision.outcome == "changed"
 
 
@@ -185,5 +187,5 @@ def test_a_page_too_noisy_to_judge_fails() -> None:
     other = {(c, r): bytes([c, r, 2]) for c in range(COLUMNS) for r in range(ROWS)}
     originals = [shot(fp(tiles=every)), shot(fp(tiles=other))]
     candidate = [shot(cand(tiles={(0, 0): b"x"}))]
-    decision = run(originals, candidate)
+    decision = _decide(originals, candidate)
     assert (decision.outcome, decision.cause) == ("failed", Cause.UNDECIDED)

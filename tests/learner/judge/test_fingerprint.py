@@ -14,8 +14,9 @@ from learner.config import RenderSettings
 from learner.judge.compare import MAX_NOISE, compare
 from learner.judge.fingerprint import TILE, Fingerprint, fingerprint
 from learner.render.renderer import Renderer, Rendering
+from tests.site import render_sites
 
-SHOP = "http://shop.test"
+SHOP = f"http://{render_sites.SHOP}"
 
 
 def _fixture_png() -> bytes:
@@ -258,7 +259,7 @@ REVIEW = "/tpl?review=Too+dim+for+reading,+two+stars."
         ("/noisy?price=24.99", "/noisy", "changed", "text differs: '$24.99' became '$19.99'"),
         ("/chaos?sid=7", "/chaos", "undecided", "noise covers 100% of the screen"),
         ("/item?id=1", "/item", "changed", "status 200 became 404"),
-        ("/go?to=Other", "/go", "changed", "led to http://shop.test/tpl instead of"),
+        ("/go?to=Other", "/go", "changed", f"led to {SHOP}/tpl instead of"),
     ],
 )
 async def test_verdicts_on_rendered_pages(

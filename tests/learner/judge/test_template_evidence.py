@@ -231,7 +231,7 @@ async def test_more_templates_are_sampled_to_reach_the_share_only_when_they_can(
 # ---------------------------------------------------------------- shared evidence
 
 
-def _verdict(outcomes: list[tuple[str, str]], **extra: Any) -> ParamVerdict:
+def _kept_with(outcomes: list[tuple[str, str]], **extra: Any) -> ParamVerdict:
     """A kept verdict whose samples had these ``(url, outcome)``."""
     samples = [{"url": url, "candidate": url, "outcome": outcome} for url, outcome in outcomes]
     tested = sum(o != "failed" for _, o in outcomes)
@@ -245,8 +245,8 @@ def _item(n: int, size: str = "m") -> str:
 
 
 def test_shared_evidence_combines_patterns_per_template() -> None:
-    one = PatternEntry(5, {"size": _verdict([(_item(1), "same"), (_item(2), "same")])})
-    two = PatternEntry(5, {"size": _verdict([(_item(3), "same")])})
+    one = PatternEntry(5, {"size": _kept_with([(_item(1), "same"), (_item(2), "same")])})
+    two = PatternEntry(5, {"size": _kept_with([(_item(3), "same")])})
     shared = shared_evidence({"a&size": one, "b&size": two}, MIQPSNormalizer(), 3)
     size = shared["/item/{id}"].params["size"]
     # Neither pattern had min_samples on its own; together they have.
@@ -257,10 +257,10 @@ def test_shared_evidence_combines_patterns_per_template() -> None:
 
 def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() -> None:
     normalizer = MIQPSNormalizer()
-    same = _verdict([(_item(n), "same") for n in range(1, 4)])
-    changed = PatternEntry(1, {"size": _verdict([(_item(9), "changed")])})
-    failed = PatternEntry(1, {"size": _verdict([(_item(9), "failed")])})
-    joint = PatternEntry(1, {"size": _verdict([(_item(9), "same")], cause="joint-check")})
+    same = _kept_with([(_item(n), "same") for n in range(1, 4)])
+    changed = PatternEntry(1, {"size": _kept_with([(_item(9), "changed")])})
+    failed = PatternEntry(1, {"size": _kept_with([(_item(9), "failed")])})
+    joint = PatternEntry(1, {"size": _kept_with([(_item(9), "same")], cause="joint-check")})
     for other, cause in ((changed, "changed"), (failed, "failed-samples"), (joint, "joint-check")):
         shared = shared_evidence(
             {"a&size": PatternEntry(3, {"size": same}), "b": other}, normalizer, 3
@@ -268,7 +268,9 @@ def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() ->
         size = shared["/item/{id}"].params["size"]
         assert (size.verdict, cause_of(size).value) == ("non-neutral", cause)
     # Another template is its own evidence.
-    elsewhere = PatternEntry(1, {"size": _verdict([("https://s.example/cart?size=m", "changed")])})
+    elsewhere = PatternEntry(
+        1, {"size": _kept_with([("https://s.example/cart?size=m", "changed")])}
+    )
     shared = shared_evidence({"a": PatternEntry(3, {"size": same}), "b": elsewhere}, normalizer, 3)
     assert shared["/item/{id}"].params["size"].neutral
     assert not shared["/cart"].params["size"].neutral
@@ -284,7 +286,7 @@ def test_shared_defaults_hold_unless_the_value_changed_a_page_of_the_template() 
         extra={"samples": [{"url": _item(1, "xl"), "outcome": "changed"}]},
         defaults={"m": DefaultValue(3, extra=found), "s": DefaultValue(3, extra=found)},
     )
-    other = _verdict([(_item(7, "s"), "changed")])
+    other = _kept_with([(_item(7, "s"), "changed")])
     shared = shared_evidence(
         {"a&size": PatternEntry(4, {"size": learned}), "b&size": PatternEntry(1, {"size": other})},
         MIQPSNormalizer(),
@@ -317,6 +319,7 @@ def test_a_new_scoped_or_shared_neutral_is_a_dangerous_flip() -> None:
 
 
 # ---------------------------------------------------------------- applied by the normalizer
+
 
 async def test_the_normalizer_applies_each_templates_learned_verdict() -> None:
     config = LearnerConfig(samples=4, min_samples=3)

@@ -7,7 +7,9 @@ from learner.model import Cause, PairOutcome, SampleEvidence
 from samepage import ParamVerdict, PatternEntry
 
 
-def _verdict(verdict: str, cause: VerdictCause, samples: list[tuple[str, str]]) -> ParamVerdict:
+def _verdict_of_failures(
+    verdict: str, cause: VerdictCause, samples: list[tuple[str, str]]
+) -> ParamVerdict:
     extra = {"cause": cause.value, "samples": [{"url": u, "candidate": c} for u, c in samples]}
     return ParamVerdict(verdict, 0, 0, len(samples), extra=extra)  # type: ignore[arg-type]
 
@@ -24,10 +26,10 @@ def test_account_counts_decided_and_names_the_failures_behind_kept_parameters() 
     entry = PatternEntry(
         10,
         {
-            "a": _verdict("neutral", VerdictCause.NO_CHANGE, []),
-            "b": _verdict("non-neutral", VerdictCause.CHANGED, []),
-            "c": _verdict("non-neutral", VerdictCause.FAILED_SAMPLES, [("u1", "c1")]),
-            "d": _verdict("non-neutral", VerdictCause.FEW_VALUES, []),
+            "a": _verdict_of_failures("neutral", VerdictCause.NO_CHANGE, []),
+            "b": _verdict_of_failures("non-neutral", VerdictCause.CHANGED, []),
+            "c": _verdict_of_failures("non-neutral", VerdictCause.FAILED_SAMPLES, [("u1", "c1")]),
+            "d": _verdict_of_failures("non-neutral", VerdictCause.FEW_VALUES, []),
         },
     )
     found = account({"p": entry}, [stuck])

@@ -15,12 +15,13 @@ from learner.demo.server import Response, Site, SiteServer
 from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer, Rendering
+from tests.site import render_sites
 from tests.site.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
 
 pytestmark = pytest.mark.browser
 
-SHOP = "http://shop.test"
-HOSTILE = "http://hostile.test"
+SHOP = f"http://{render_sites.SHOP}"
+TRAPS = f"http://{render_sites.TRAPS}"
 
 
 def _size(rendering: Rendering) -> tuple[int, int]:
@@ -65,7 +66,7 @@ async def test_an_unsettled_page_names_the_timer_that_kept_it_and_a_settled_one_
     renderer: Renderer,
 ) -> None:
     # Rendering in chunks for ever: a new short timer each time, so never recurring.
-    chunks = await renderer.render(f"{HOSTILE}/chunks")
+    chunks = await renderer.render(f"{TRAPS}/chunks")
     assert chunks.settled is False
     assert chunks.unsettled.startswith("not ready within the page time: 1 timer(s) due")
     assert "(setTimeout(() => chunk(), 20))" in chunks.unsettled
@@ -87,21 +88,21 @@ async def test_user_agent_is_the_settings_one(
 ) -> None:
     await renderer.render(f"{SHOP}/tpl?ua=check")
     agents = {
-        r.user_agent for r in render_server.requests_for("shop.test") if r.query == "ua=check"
+        r.user_agent for r in render_server.requests_for(render_sites.SHOP) if r.query == "ua=check"
     }
     assert agents == {render_settings.user_agent}
 
 
 async def test_404_is_a_result(renderer: Renderer) -> None:
-    rendering = await renderer.render(f"{HOSTILE}/missing")
+    rendering = await renderer.render(f"{TRAPS}/missing")
     assert rendering.status == 404
     assert rendering.text == "Nothing here"
 
 
 async def test_redirects_within_the_host_are_followed_and_recorded(renderer: Renderer) -> None:
-    rendering = await renderer.render(f"{HOSTILE}/hop")
-    assert rendering.final_url == f"{HOSTILE}/plain"
-    assert rendering.redirects == (f"{HOSTILE}/hop2", f"{HOSTILE}/plain")
+    rendering = await renderer.render(f"{TRAPS}/hop")
+    assert rendering.final_url == f"{TRAPS}/plain"
+    assert rendering.redirects == (f"{TRAPS}/hop2", f"{TRAPS}/plain")
     assert rendering.status == 200
     assert rendering.text == "Still here"
 
@@ -112,7 +113,7 @@ async def test_redirects_within_the_host_are_followed_and_recorded(renderer: Ren
         ("/loop", "redirect loop (net::ERR_TOO_MANY_REDIRECTS)"),
         ("/away", f"redirected to another host: http://{ELSEWHERE}/landing"),
         ("/js-away", f"redirected to another host: http://{ELSEWHERE}/landing"),
-        ("/mailto", "redirected to a non-HTTP URL: mailto:sales@hostile.test"),
+        ("/mailto", f"redirected to a non-HTTP URL: mailto:sales@{render_sites.TRAPS}"),
         ("/file", "redirected to a non-HTTP URL (net::ERR_UNSAFE_REDIRECT)"),
         ("/download", "download"),
         ("/late-download", "download"),
@@ -122,33 +123,33 @@ async def test_navigation_failures_name_the_cause(
     renderer: Renderer, path: str, reason: str
 ) -> None:
     with pytest.raises(NavigationFailed) as caught:
-        await renderer.render(HOSTILE + path)
+        await renderer.render(TRAPS + path)
     assert caught.value.reason == reason
-    assert caught.value.url == HOSTILE + path
+    assert caught.value.url == TRAPS + path
 
 
 async def test_dialogs_are_dismissed(renderer: Renderer) -> None:
-    rendering = await renderer.render(f"{HOSTILE}/dialog")
+    rendering = await renderer.render(f"{TRAPS}/dialog")
     assert rendering.text == "After the dialogs"
     assert rendering.settled is True
 
 
 async def test_popups_are_closed(renderer: Renderer) -> None:
-    rendering = await renderer.render(f"{HOSTILE}/popup")
+    rendering = await renderer.render(f"{TRAPS}/popup")
     assert rendering.text == "Opener"
-    assert rendering.final_url == f"{HOSTILE}/popup"
+    assert rendering.final_url == f"{TRAPS}/popup"
 
 
 async def test_a_stalled_resource_leaves_the_page_unsettled_and_the_browser_usable(
     renderer: Renderer, render_settings: RenderSettings
 ) -> None:
     # An image that never finishes: captured after network_idle_max_s, marked unsettled.
-    rendering = await renderer.render(f"{HOSTILE}/never")
+    rendering = await renderer.render(f"{TRAPS}/never")
     assert rendering.settled is False
     assert rendering.unsettled.startswith("requests still in flight: 1 request(s) in flight")
-    assert f"({HOSTILE}/forever.png)" in rendering.unsettled  # which request
+    assert f"({TRAPS}/forever.png)" in rendering.unsettled  # which request
     assert rendering.text == "Loading forever"
-    after = await renderer.render(f"{HOSTILE}/plain")
+    after = await renderer.render(f"{TRAPS}/plain")
     assert after.text == "Still here" and after.settled is True
 
 
@@ -162,7 +163,7 @@ async def test_a_busy_main_thread_fails_fast_not_at_the_page_timeout(
     ) as own:
         async with asyncio.timeout(60):
             with pytest.raises(RenderTimeout) as caught:
-                await own.render(f"{HOSTILE}/busy")
+                await own.render(f"{TRAPS}/busy")
     assert caught.value.cause is RenderCause.BUSY
     assert caught.value.step is RenderStep.READY
     assert caught.value.reason.startswith("ready: main thread busy: no answer within")
@@ -184,7 +185,7 @@ async def test_a_screenshot_that_never_returns_fails_as_the_screenshot_within_th
     # The page is ready at once: the screenshot gets what is left of the page time.
     started = time.monotonic()
     with pytest.raises(RenderTimeout) as caught:
-        await renderer.render(f"{HOSTILE}{path}")
+        await renderer.render(f"{TRAPS}{path}")
     elapsed = time.monotonic() - started
     assert (caught.value.cause, caught.value.step) == (RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
     assert caught.value.reason.startswith("screenshot: no image within")
@@ -225,7 +226,7 @@ async def test_a_page_that_changes_forever_settles_with_its_changes_as_noise(
 
 
 async def test_huge_page_is_capped(renderer: Renderer, render_settings: RenderSettings) -> None:
-    rendering = await renderer.render(f"{HOSTILE}/huge")
+    rendering = await renderer.render(f"{TRAPS}/huge")
     assert _size(rendering) == (render_settings.viewport_width, render_settings.max_page_height)
     assert len(rendering.text) == render_settings.max_text_chars
     assert rendering.text.startswith("Paragraph 0 of a very long page.")
@@ -255,13 +256,13 @@ async def test_browser_is_restarted_and_the_renderer_is_entered_once(
         restart_after=1,
     )
     async with own:
-        texts = [(await own.render(f"{HOSTILE}/plain")).text for _ in range(2)]
+        texts = [(await own.render(f"{TRAPS}/plain")).text for _ in range(2)]
         assert texts == ["Still here"] * 2
         assert (own.launches, own.renders) == (2, 2)
         with pytest.raises(RuntimeError, match="only once"):
             await own.__aenter__()
     with pytest.raises(RuntimeError, match="not open"):
-        await own.render(f"{HOSTILE}/plain")
+        await own.render(f"{TRAPS}/plain")
 
 
 _BELOW_THE_FOLD = """<!doctype html><title>Moving</title><body style="margin:0">
