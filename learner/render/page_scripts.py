@@ -465,3 +465,66 @@ SCROLL_THROUGH = r"""async ([limit, from]) => {
 frames per step, so that sections loaded on view (lazy images, IntersectionObserver) start
 loading; then back to the top. A page no taller than the viewport is not scrolled. Returns
 how far it got, the page height then, and the DOM change count before and after."""
+
+PREPARE_SHOT = r"""() => {
+  const roots = [];
+  const collect = (root) => {
+    roots.push(root);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    do {
+      const shadow = walker.currentNode instanceof Element ? walker.currentNode.shadowRoot : null;
+      if (shadow) collect(shadow);
+    } while (walker.nextNode());
+  };
+  collect(document);
+  const paused = new Set();
+  const still = (root) => {
+    for (const animation of root.getAnimations()) {
+      if (!animation.effect || animation.playbackRate === 0 || paused.has(animation)) continue;
+      try {
+        if (Number.isFinite(animation.effect.getComputedTiming().endTime)) {
+          animation.finish();
+        } else {
+          animation.cancel();
+          paused.add(animation);
+        }
+      } catch (e) {}
+    }
+  };
+  const undo = [];
+  for (const root of roots) {
+    const onRoot = () => still(root);
+    onRoot();
+    root.addEventListener("transitionrun", onRoot);
+    root.addEventListener("animationstart", onRoot);
+    undo.push(() => {
+      root.removeEventListener("transitionrun", onRoot);
+      root.removeEventListener("animationstart", onRoot);
+    });
+  }
+  undo.push(() => { for (const animation of paused) { try { animation.play(); } catch (e) {} } });
+  window.__samepageShotDone = () => {
+    for (const step of undo) step();
+    delete window.__samepageShotDone;
+  };
+}"""
+"""Run in every frame before a screenshot, as Playwright's ``animations="disabled"`` does:
+finite CSS animations and transitions jump to their end, infinite ones are cancelled (both
+again for any that start meanwhile), in the document and every shadow root."""
+
+RESTORE_SHOT = "() => { if (window.__samepageShotDone) window.__samepageShotDone(); }"
+"""Run in every frame after the screenshot: the cancelled animations play again."""
+
+DOCUMENT_SIZE = r"""async () => {
+  try { await document.fonts.ready; } catch (e) {}
+  const body = document.body, root = document.documentElement;
+  if (!body || !root) return null;
+  return {
+    width: Math.max(body.scrollWidth, root.scrollWidth, body.offsetWidth, root.offsetWidth,
+                    body.clientWidth, root.clientWidth),
+    height: Math.max(body.scrollHeight, root.scrollHeight, body.offsetHeight,
+                     root.offsetHeight, body.clientHeight, root.clientHeight),
+  };
+}"""
+"""Once the web fonts are in, the size of the document as Playwright's full-page screenshot
+measures it (``null`` without a body): what the screenshot's clip is trimmed to."""
