@@ -9,13 +9,16 @@ import time
 
 import pytest
 from PIL import Image
+from playwright.async_api import async_playwright
 
 from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import NavigationFailed, RenderCause, RenderStep, RenderTimeout
 from learner.render.browser import BrowserChoice
 from learner.render.renderer import Renderer, Rendering
+from tests.learner.render.differential import launch_plain, plain_capture
 from tests.site import render_sites
+from tests.site.page_parts import PARTS
 from tests.site.render_sites import DEFAULT_PRICE, DEFAULT_REVIEW, ELSEWHERE
 
 pytestmark = pytest.mark.browser
@@ -331,3 +334,33 @@ async def test_renderers_past_the_memory_cap_are_killed_and_their_pages_fail(
         assert result.step is not None
         assert result.reason == f"{result.step}: the page passed the memory cap of 300 MB"
     assert after.text == "Small"
+
+
+def _pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
+    with Image.open(io.BytesIO(png)) as image:
+        return image.size, image.convert("RGB").tobytes()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [f"{SHOP}/tpl", f"{SHOP}/item?id=1", f"http://{PARTS}/sticky"],
+    ids=["tall", "short", "sticky-header"],
+)
+async def test_the_screenshot_has_the_pixels_of_playwrights_full_page_screenshot(
+    renderer: Renderer,
+    browser_choice: BrowserChoice,
+    render_server: SiteServer,
+    render_settings: RenderSettings,
+    url: str,
+) -> None:
+    # The learner encodes its screenshot itself (Chromium's fast PNG encoder): other bytes,
+    # the same picture as Playwright's full-page screenshot of a still page.
+    rendering = await renderer.render(url)
+    async with async_playwright() as playwright:
+        browser = await launch_plain(playwright, browser_choice.executable, render_server.resolve())
+        try:
+            plain = await plain_capture(browser, url, render_settings, 10.0)
+        finally:
+            await browser.close()
+    assert rendering.settled and plain.rendering is not None
+    assert _pixels(rendering.screenshot) == _pixels(plain.rendering.screenshot)
