@@ -21,6 +21,8 @@ seeded content, all at once, in one process:
    learner's default politeness: each render inside the learner's per-host slot
    (``HostLimiter``: ``delay_s`` 1.0 plus up to ``jitter_s`` 0.5 between starts, one at a
    time per host), at most ``concurrency`` pages at once. Rounds alternate which goes first.
+   With ``--unpaced``, without the per-host slot: the machine, not the hosts, bounds both, and
+   the CPU seconds a page (sampled from ``/proc/stat``) compare what each render costs.
 """
 
 from __future__ import annotations
@@ -159,7 +161,9 @@ async def run(args: argparse.Namespace) -> int:
                 resolve=resolve,
                 concurrency=config.concurrency,
                 rounds=args.rounds,
-                pace=lambda: HostLimiter(
+                pace=None
+                if args.unpaced
+                else lambda: HostLimiter(
                     delay_s=polite.delay_s,
                     jitter_s=polite.jitter_s,
                     per_host=polite.per_host,
@@ -204,12 +208,15 @@ def report(
     print(f"| **all** | | {answered} | {total} | **{total / answered:.0%}** | | |\n")
     report_costs(costs)
     print(f"\nLearner run over all hosts: {crawl_s:.1f} s wall.\n")
-    if passes:
+    if passes and args.unpaced:
+        print(f"Without politeness (no per-host slot), concurrency {config.concurrency}.")
+    elif passes:
         print(
             f"At the learner's default politeness (delay {polite.delay_s} s + up to "
             f"{polite.jitter_s} s jitter per host, {polite.per_host} at a time per host), "
             f"concurrency {config.concurrency}."
         )
+    if passes:
         report_throughput(urls, args.rounds, passes)
 
 
@@ -228,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
     parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
     parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")
+    parser.add_argument(
+        "--unpaced", action="store_true", help="throughput without the per-host politeness"
+    )
     parser.add_argument(
         "--learned", type=Path, help="also write the learned set here (to compare runs)"
     )

@@ -77,10 +77,37 @@ class Pass:
     seconds: float
     ok: int
     failed: int
+    cpu_busy: float = 0.0
+    """Share of all cores busy over the pass (``/proc/stat``: the browser's work included)."""
 
     @property
     def pages_per_second(self) -> float:
         return self.ok / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_seconds_per_page(self) -> float:
+        """CPU seconds of the whole machine per page rendered."""
+        pages = self.ok + self.failed
+        return self.cpu_busy * (os.cpu_count() or 1) * self.seconds / pages if pages else 0.0
+
+
+class CpuSampler:
+    """Busy share of all cores between start and stop, from ``/proc/stat``."""
+
+    def __init__(self) -> None:
+        self._start = self._read()
+
+    @staticmethod
+    def _read() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+        idle = fields[3] + fields[4]  # idle and iowait
+        return sum(fields) - idle, sum(fields)
+
+    def busy(self) -> float:
+        busy, total = self._read()
+        busy0, total0 = self._start
+        return (busy - busy0) / max(1, total - total0)
 
 
 def bench_config(samples: int, min_samples: int, concurrency: int) -> LearnerConfig:
@@ -154,10 +181,11 @@ async def timed_pass(name: str, render: RenderOne, urls: Sequence[str], limit: i
                 failed += 1
                 print(f"{name}: {url}: {exc}", file=sys.stderr)
 
+    cpu = CpuSampler()
     started = time.perf_counter()
     await asyncio.gather(*(one(url) for url in urls))
     seconds = time.perf_counter() - started
-    return Pass(name, seconds, len(urls) - failed, failed)
+    return Pass(name, seconds, len(urls) - failed, failed, cpu.busy())
 
 
 def bare_renderer(browser: Browser, settings: RenderSettings) -> RenderOne:
@@ -363,8 +391,9 @@ def report_costs(costs: Sequence[DomainCost]) -> None:
 def report_throughput(urls: Sequence[str], rounds: int, passes: Sequence[Pass]) -> None:
     """The table of pages per second of each renderer, and the learner / bare ratio."""
     print(f"Throughput over {len(urls)} URLs, {rounds} rounds, alternating order:\n")
-    print("| renderer | pages/s (all rounds) | pages/s per round | failed |")
-    print("|---|---:|---:|---:|")
+    columns = "pages/s (all rounds) | pages/s per round | CPU-s/page | CPU busy | failed"
+    print(f"| renderer | {columns} |")
+    print("|---|---:|---:|---:|---:|---:|")
     totals = {}
     for name in ("learner", "bare"):
         mine = [p for p in passes if p.name == name]
@@ -372,7 +401,10 @@ def report_throughput(urls: Sequence[str], rounds: int, passes: Sequence[Pass]) 
         seconds = sum(p.seconds for p in mine)
         totals[name] = ok / seconds
         each = ", ".join(f"{p.pages_per_second:.2f}" for p in mine)
-        print(f"| {name} | {totals[name]:.2f} | {each} | {sum(p.failed for p in mine)} |")
+        cpu = statistics.median(p.cpu_seconds_per_page for p in mine)
+        busy = statistics.median(p.cpu_busy for p in mine)
+        failed = sum(p.failed for p in mine)
+        print(f"| {name} | {totals[name]:.2f} | {each} | {cpu:.3f} | {busy:.0%} | {failed} |")
     per_round = [
         a.pages_per_second / b.pages_per_second
         for a, b in zip(

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from benchmarks.bench_learner import bare_renderer, paced, site_urls, timed_pass
+from benchmarks.bench_learner import CpuSampler, bare_renderer, paced, site_urls, timed_pass
 from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
@@ -64,25 +64,8 @@ class Timed:
     seconds: float
     renders: int
     cpu_busy: float  # share of all cores busy over the run
-
-
-class CpuSampler:
-    """Busy share of all cores between start and stop, from ``/proc/stat``."""
-
-    def __init__(self) -> None:
-        self._start = self._read()
-
-    @staticmethod
-    def _read() -> tuple[int, int]:
-        with open("/proc/stat") as stat:
-            fields = [int(x) for x in stat.readline().split()[1:]]
-        idle = fields[3] + fields[4]  # idle and iowait
-        return sum(fields) - idle, sum(fields)
-
-    def busy(self) -> float:
-        busy, total = self._read()
-        busy0, total0 = self._start
-        return (busy - busy0) / max(1, total - total0)
+    by_host: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Renders per host (the learner's runs; ``stats.json``)."""
 
 
 def run_config(concurrency: int | None) -> LearnerConfig:
@@ -149,7 +132,8 @@ async def crawl_with(
     if process.returncode != 0:
         raise RuntimeError(f"{name}: crawl failed: {stderr.decode()[-2000:]}")
     stats = json.loads((folder / "run" / "stats.json").read_text())
-    return Timed(name, seconds, int(stats["renders"]), cpu.busy())
+    by_host = {key: int(domain["renders"]) for key, domain in stats["domains"].items()}
+    return Timed(name, seconds, int(stats["renders"]), cpu.busy(), by_host)
 
 
 async def naive_urls(
@@ -268,10 +252,23 @@ def report(
         f"{config.samples}, min_samples {config.min_samples}, default_values "
         f"{config.default_values}; baseline {args.baseline or '-'}\n"
     )
-    print("| run | wall (s) | renders | CPU busy |")
-    print("|---|---:|---:|---:|")
+    print("| run | wall (s) | renders | CPU busy | renders per host |")
+    print("|---|---:|---:|---:|---|")
     for timed in results:
-        print(f"| {timed.name} | {timed.seconds:.1f} | {timed.renders} | {timed.cpu_busy:.0%} |")
+        hosts_line = ", ".join(f"{h} {n}" for h, n in sorted(timed.by_host.items())) or "-"
+        print(
+            f"| {timed.name} | {timed.seconds:.1f} | {timed.renders} | {timed.cpu_busy:.0%} "
+            f"| {hosts_line} |"
+        )
+    mean_gap = config.delay_s + config.jitter_s / 2
+    for timed in results:
+        if timed.by_host:
+            host, most = max(timed.by_host.items(), key=lambda item: item[1])
+            print(
+                f"\n{timed.name}: the busiest host, {host}, had {most} renders: their starts "
+                f"alone take at least {(most - 1) * config.delay_s:.0f} s at this politeness, "
+                f"{(most - 1) * mean_gap:.0f} s with the mean jitter"
+            )
     by_name = {t.name: t for t in results}
     learner = by_name["learner"]
     for other in ("baseline", "naive"):
