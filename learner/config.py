@@ -33,14 +33,15 @@ MAX_SAMPLES = 1000
 """The most sample URLs per parameter (a pattern keeps at most 1000 URLs to pick from)."""
 MAX_CONCURRENCY = 64
 """The most pages open at once: each is a browser tab of 100-300 MB."""
-PAGES_PER_CORE = 2
-"""Pages open at once per CPU core by default: most of a render is waiting."""
+PAGES_PER_CORE = 4
+"""Pages open at once per CPU core by default: most of a render is waiting (on 2 cores, 8
+pages kept both 95% busy where 4 left a fifth idle; ``benchmarks/bench_apps.py --unpaced``)."""
 MEMORY_PER_PAGE = 512 << 20
 """Memory set aside per open page by default (a tab takes 100-300 MB, images more)."""
 
 
 def default_concurrency(cores: int | None = None, memory_bytes: int | None = None) -> int:
-    """Pages open at once by default: two per CPU core, at most one per 512 MB of memory.
+    """Pages open at once by default: four per CPU core, at most one per 512 MB of memory.
 
     A page waiting out its quiet window uses no CPU and holds nothing of its host, so more
     pages than cores keep the machine busy; memory bounds them on a small machine.

@@ -157,7 +157,7 @@ def test_an_ipv6_origin_covers_its_urls() -> None:
 @pytest.mark.parametrize(
     "cores, memory_gib, expected",
     [
-        (2, 24, 4),  # two per core
+        (2, 24, 8),  # four per core
         (16, 4, 8),  # one per 512 MB of memory at most
         (64, 1024, 64),  # never past the cap
         (1, 0.25, 1),  # at least one
