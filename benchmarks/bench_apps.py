@@ -208,15 +208,15 @@ def report(
     print(f"| **all** | | {answered} | {total} | **{total / answered:.0%}** | | |\n")
     report_costs(costs)
     print(f"\nLearner run over all hosts: {crawl_s:.1f} s wall.\n")
-    if passes and args.unpaced:
-        print(f"Without politeness (no per-host slot), concurrency {config.concurrency}.")
-    elif passes:
-        print(
-            f"At the learner's default politeness (delay {polite.delay_s} s + up to "
-            f"{polite.jitter_s} s jitter per host, {polite.per_host} at a time per host), "
-            f"concurrency {config.concurrency}."
-        )
     if passes:
+        if args.unpaced:
+            print(f"Without politeness (no per-host slot), concurrency {config.concurrency}.")
+        else:
+            print(
+                f"At the learner's default politeness (delay {polite.delay_s} s + up to "
+                f"{polite.jitter_s} s jitter per host, {polite.per_host} at a time per host), "
+                f"concurrency {config.concurrency}."
+            )
         report_throughput(urls, args.rounds, passes)
 
 

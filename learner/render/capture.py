@@ -362,12 +362,10 @@ class _Capture:
             self._devtools = await page.context.new_cdp_session(page)
         frames = list(page.frames)
         await _in_frames(frames, PREPARE_SHOT)
+        view_width, view_height = self.s.viewport_width, self.s.viewport_height
+        viewport = {"width": view_width, "height": view_height}
         try:
-            size = await page.evaluate(DOCUMENT_SIZE) or {
-                "width": self.s.viewport_width,
-                "height": self.s.viewport_height,
-            }
-            view_width, view_height = self.s.viewport_width, self.s.viewport_height
+            size = await page.evaluate(DOCUMENT_SIZE) or viewport
             fits = size["width"] <= view_width and size["height"] <= view_height
             clip = {
                 "x": 0,
