@@ -13,6 +13,7 @@ from learner.config import (
     MAX_CONCURRENCY,
     MAX_SAMPLES,
     MAX_TOP_PATTERNS,
+    PAGES_PER_CORE,
     LearnerConfig,
 )
 
@@ -137,8 +138,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         metavar="C",
         help=(
-            f"pages open at once, 1 to {MAX_CONCURRENCY} (default: 2 per CPU core, at most one"
-            f" per 512 MB of memory; {_DEFAULTS.concurrency} here)"
+            f"pages open at once, 1 to {MAX_CONCURRENCY} (default: {PAGES_PER_CORE} per CPU"
+            f" core, at most one per 512 MB of memory; {_DEFAULTS.concurrency} here)"
         ),
     )
     net.add_argument(

@@ -14,6 +14,7 @@ __all__ = [
     "MAX_CONCURRENCY",
     "MAX_SAMPLES",
     "MAX_TOP_PATTERNS",
+    "PAGES_PER_CORE",
     "LearnerConfig",
     "RenderSettings",
     "build_config",
