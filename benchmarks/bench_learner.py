@@ -43,7 +43,7 @@ from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
-from learner.plan.picks import choose_samples
+from learner.plan.picks import Picker
 from learner.plan.sampling import group_by_pattern, top_patterns
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import find_browser
@@ -145,7 +145,7 @@ async def naive_cost(
     params = naive = allowed = 0
     for group in chosen:
         seed = f"{config.seed}:{target.key}:{group.pattern}"  # the learner's seed
-        samples = choose_samples(group, group.names, config.samples, seed)
+        samples = Picker.of(group, seed).first_picks(group.names, config.samples)
         for name in group.names:
             params += 1
             naive += 2 * len(samples[name])

@@ -45,7 +45,7 @@ from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
-from learner.plan.picks import choose_samples
+from learner.plan.picks import Picker
 from learner.plan.sampling import group_by_pattern, top_patterns, without_param
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import find_browser
@@ -149,7 +149,7 @@ async def naive_urls(
         groups = group_by_pattern(site_urls(target, urls, normalizer), normalizer)
         for group in top_patterns(groups, config.top_patterns):
             seed = f"{config.seed}:{target.key}:{group.pattern}"
-            samples = choose_samples(group, group.names, config.samples, seed)
+            samples = Picker.of(group, seed).first_picks(group.names, config.samples)
             for name in group.names:
                 for url in samples[name]:
                     if await robots.allowed(url):

@@ -39,7 +39,7 @@ from learner.judge.tally import (
 )
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.model import PairOutcome
-from learner.plan.picks import choose_samples, cover_companions, more_samples, one_per_template
+from learner.plan.picks import Picker
 from learner.plan.sampling import (
     PatternGroup,
     Value,
@@ -123,7 +123,7 @@ async def _test_param(
     urls: list[str],
     config: LearnerConfig,
     compare: Compare,
-    seed: str,
+    picker: Picker,
 ) -> _Outcomes:
     """Test one parameter on its sample URLs, stopping as soon as the verdicts are settled."""
     found = _Outcomes.of(name, group, config)
@@ -158,13 +158,13 @@ async def _test_param(
         # timeout each and could only end in "kept".
         if tally.hopeless >= config.give_up_after:
             break
-    await _reach_share(found, config, compare, seed)
-    await _settle_disagreement(found, config, compare, seed)
+    await _reach_share(found, config, compare, picker)
+    await _settle_disagreement(found, config, compare, picker)
     return found
 
 
 async def _reach_share(
-    found: _Outcomes, config: LearnerConfig, compare: Compare, seed: str
+    found: _Outcomes, config: LearnerConfig, compare: Compare, picker: Picker
 ) -> None:
     """Sample templates not sampled yet until the successes hold ``min_share`` of the URLs.
 
@@ -187,7 +187,7 @@ async def _reach_share(
         return
     if covered() + sum(urls[t] for t in untried) < config.min_share * total:
         return
-    for url in one_per_template(found.group, found.name, untried, found.urls, seed):
+    for url in picker.one_per_template(found.name, untried, found.urls):
         found.add(url, await compare(url, without_param(url, found.name)))
         if tally.changed or covered() >= config.min_share * total:
             break
@@ -202,7 +202,7 @@ def _templates_with_values(group: PatternGroup, name: str, least: int) -> set[st
 
 
 async def _settle_disagreement(
-    found: _Outcomes, config: LearnerConfig, compare: Compare, seed: str
+    found: _Outcomes, config: LearnerConfig, compare: Compare, picker: Picker
 ) -> None:
     """Where one template changed, give each template that looks neutral ``min_samples``.
 
@@ -220,7 +220,7 @@ async def _settle_disagreement(
         if template not in could_differ:
             continue
         room = config.samples - tally.tested - tally.failed
-        more = more_samples(found.group, found.name, template, found.urls, room, seed)
+        more = picker.more_of_template(found.name, template, found.urls, room)
         for drawn, url in enumerate(more, start=1):
             found.add(url, await compare(url, without_param(url, found.name)))
             if tally.changed or tally.tested >= config.min_samples:
@@ -230,7 +230,11 @@ async def _settle_disagreement(
 
 
 async def _cover_companions(
-    found: _Outcomes, required: Collection[str], config: LearnerConfig, compare: Compare, seed: str
+    found: _Outcomes,
+    required: Collection[str],
+    config: LearnerConfig,
+    compare: Compare,
+    picker: Picker,
 ) -> None:
     """Draw samples until the successes cover the values of the ``required`` companions.
 
@@ -247,7 +251,7 @@ async def _cover_companions(
         tally = found.all
         missing = missing_classes(tally.contexts, tally.values, spread, required)
         held = held_values(tally, spread)
-        url = cover_companions(found.group, found.name, missing, class_of, held, found.urls, seed)
+        url = picker.covering(found.name, missing, class_of, held, found.urls)
         if not missing or url is None:
             return
         found.drawn += 1
@@ -351,7 +355,7 @@ async def _decide(
     forced: dict[str, ParamVerdict],
     config: LearnerConfig,
     compare: Compare,
-    seed: str,
+    picker: Picker,
 ) -> dict[str, ParamVerdict]:
     """The verdicts of a pattern's parameters, each covering the values of the kept ones.
 
@@ -375,7 +379,7 @@ async def _decide(
         kept |= now
         await asyncio.gather(
             *(
-                _cover_companions(f, kept - {name}, config, compare, seed)
+                _cover_companions(f, kept - {name}, config, compare, picker)
                 for name, f in found.items()
                 if name not in forced
                 and (name not in kept or cause_of(verdicts[name]) == VerdictCause.COMPANIONS)
@@ -409,21 +413,22 @@ async def classify_pattern(
         seed: the seed of the sample choice (the run seed with the site and pattern).
     """
     names = group.names
-    samples = choose_samples(group, names, config.samples, seed)
+    picker = Picker.of(group, seed)
+    samples = picker.first_picks(names, config.samples)
     tested = await asyncio.gather(
-        *(_test_param(n, group, samples[n], config, compare, seed) for n in names)
+        *(_test_param(n, group, samples[n], config, compare, picker) for n in names)
     )
     found = dict(zip(names, tested, strict=True))
     forced: dict[str, ParamVerdict] = {}
     checks: list[dict[str, str]] = []
     while True:
-        verdicts = await _decide(found, forced, config, compare, seed)
+        verdicts = await _decide(found, forced, config, compare, picker)
         neutral = [n for n in names if verdicts[n].neutral]
         if not neutral:
             break
         # The URLs tested for the first neutral parameter: they have rendered already.
         urls = found[neutral[0]].urls
-        verdicts, done = await joint_check(group, dict(verdicts), urls, config, compare, seed)
+        verdicts, done = await joint_check(picker, dict(verdicts), urls, config, compare)
         checks += [check for check in done if check not in checks]
         newly = {n: verdicts[n] for n in neutral if not verdicts[n].neutral}
         if not newly:
@@ -437,7 +442,7 @@ async def classify_pattern(
     urls_of = template_urls(group)
     templates: dict[str, TemplateScope] = {}
     for template, scoped in sorted(by_template.items()):
-        joint = await scoped_joint_check(group, verdicts, template, scoped, config, compare, seed)
+        joint = await scoped_joint_check(picker, verdicts, template, scoped, config, compare)
         extra: dict[str, Any] = {"joint_checks": joint} if joint else {}
         templates[template] = TemplateScope(urls_of.get(template, 0), scoped, extra)
     return PatternEntry(

@@ -58,35 +58,24 @@ from learner.judge.tally import (
     share_gap,
 )
 from learner.judge.verdicts import VerdictCause, cause_of
+from learner.plan.picks import Cover, Picker, carries_all
 from learner.plan.sampling import (
     Context,
     PatternGroup,
     Value,
     context_of,
-    context_value,
     keep_only,
     param_values,
-    seeded_order,
-    template_urls,
-    with_value,
 )
-from samepage import (
-    DefaultValue,
-    JointDefaults,
-    ParamVerdict,
-    PatternEntry,
-    path_template,
-)
+from samepage import DefaultValue, JointDefaults, ParamVerdict, PatternEntry
 
 __all__ = [
     "candidate_values",
     "check_joint_defaults",
-    "joint_samples",
     "learn_defaults",
     "marked_values",
     "observed_values",
     "same_values",
-    "value_samples",
 ]
 
 
@@ -171,7 +160,8 @@ def candidate_values(
     then the ``default_values`` most frequent values: a value must be the parameter's only
     value in at least ``min_samples`` URLs with pairwise different contexts, and in at
     least :data:`MIN_SHARE` of the pattern's URLs; ties in frequency go to the smaller
-    value. Any value needs ``min_samples`` contexts to test it in (:func:`value_samples`).
+    value. Any value needs ``min_samples`` contexts to test it in (:meth:`Picker.value_samples
+    <learner.plan.picks.Picker.value_samples>`).
 
     >>> urls = [f"https://s.example/l?page={p}&q={q}" for p in (1, 2) for q in "abc"]
     >>> group = PatternGroup("page&q", tuple(urls), 6)
@@ -189,124 +179,22 @@ def candidate_values(
         and len({c for _, c in _contexts(group, name, v)}) >= config.min_samples
     ]
     pointed: list[str] = []
-    if len(_pool(group, name, "")) >= config.min_samples:
+    single = {context_of(s, name) for s in group.statics if len(param_values(s, name)) == 1}
+    if len(single) >= config.min_samples:  # the contexts a pointed-at value can be tested in
         pointed = list(dict.fromkeys(evidence))[: config.default_values]
     return list(dict.fromkeys([*pointed, *supported[: config.default_values]]))
 
 
-@dataclass(frozen=True, slots=True)
-class _Source:
-    """An observed URL a sample of a value can be made of, in its context."""
+def _cover(spread: Spread, required: Collection[str], most: int) -> Cover:
+    """What samples must cover of the ``required`` companions' values, up to ``most`` samples."""
 
-    index: int
-    context: Context
-    observed: bool
-    """Whether the URL carries the value as observed (else it is built with it)."""
+    def missing(contexts: Sequence[Context]) -> dict[str, dict[Value, int]]:
+        return missing_classes(contexts, [()] * len(contexts), spread, required)
 
+    def class_of(name: str, value: Value) -> Value:
+        return spread.others[name].class_of(value, spread.min_share)
 
-def _pool(group: PatternGroup, name: str, value: str) -> dict[Context, list[_Source]]:
-    """The URLs that can carry ``name=value``, by context: every URL with one ``name``."""
-    pool: dict[Context, list[_Source]] = {}
-    for index, static in enumerate(group.statics):
-        values = param_values(static, name)
-        if len(values) == 1:
-            context = context_of(static, name)
-            pool.setdefault(context, []).append(_Source(index, context, values[0] == value))
-    return pool
-
-
-def _picks(
-    group: PatternGroup,
-    name: str,
-    value: str,
-    size: int,
-    seed: str,
-    cost: Callable[[str], int],
-    cover: tuple[Spread, Collection[str], int] | None = None,
-) -> tuple[list[tuple[str, Context]], int]:
-    """Samples of ``name=value`` with their contexts (see :func:`value_samples`).
-
-    Also returns how many of them come first, one per path template. ``cover`` names the
-    kept companions whose values the samples must cover, their spread, and the most
-    samples to pick for them (past ``size``: a value's test ends once it is proven).
-    """
-    rank = {index: n for n, index in enumerate(seeded_order(group, seed))}
-
-    def url_of(source: _Source) -> str:
-        url = group.urls[source.index]
-        return url if source.observed else with_value(url, name, value)
-
-    found = [s for sources in _pool(group, name, value).values() for s in sources]
-    found.sort(key=lambda s: (cost(url_of(s)), not s.observed, rank[s.index]))
-    templates = template_urls(group)  # most URLs first
-    picks: list[_Source] = []
-    contexts: set[Context] = set()
-
-    def pick(source: _Source) -> None:
-        picks.append(source)
-        contexts.add(source.context)
-
-    for template in templates:  # one sample per path template, the largest share first
-        for source in found:
-            if len(picks) < size and path_template(source.context[0]) == template:
-                pick(source)
-                break
-    templates_picked = len(picks)
-    if cover is not None:  # then the kept companions' values, the most URLs first
-        spread, required, most = cover
-        while len(picks) < most:
-            picked = [s.context for s in picks]
-            missing = missing_classes(picked, [()] * len(picked), spread, required)
-            left = [s for s in found if s.context not in contexts]
-            gains = [_gain(source.context, missing, spread) for source in left]
-            if not any(gains):
-                break
-            pick(left[gains.index(max(gains))])
-    for new_path_only in (True, False):  # then new paths, then new companion values
-        for source in found:
-            if len(picks) == size:
-                break
-            paths = {s.context[0] for s in picks}
-            if source.context in contexts or (new_path_only and source.context[0] in paths):
-                continue
-            pick(source)
-    return [(url_of(s), s.context) for s in picks], templates_picked
-
-
-def _gain(context: Context, missing: Mapping[str, Mapping[Value, int]], spread: Spread) -> int:
-    """The URLs of the ``missing`` classes a sample in ``context`` would cover."""
-    return sum(
-        classes.get(spread.others[name].class_of(context_value(context, name), spread.min_share), 0)
-        for name, classes in missing.items()
-    )
-
-
-def value_samples(
-    group: PatternGroup,
-    name: str,
-    value: str,
-    size: int,
-    seed: str,
-    cost: Callable[[str], int] = lambda url: 0,
-) -> list[str]:
-    """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
-
-    A sample is an observed URL whose only ``name`` is ``value``, or, in a context where
-    no URL carries the value, an observed URL whose only ``name`` is another value, with
-    the value replaced (:func:`with_value`): a value the log rarely spells is tested in
-    the pattern's real contexts. One path template after another comes first, the
-    template with the largest share of the pattern's URLs first (the normalizer applies a
-    default to every URL of the pattern), then new paths, then new values of the other
-    parameters. Within each, the URLs whose sample would cost the fewest new renders
-    (``cost``) come first, then observed URLs before built ones, then the pattern's seeded
-    order. The rules on contexts do not depend on ``cost``, which only chooses among URLs
-    that bring an equally new context: sharing renders never narrows the evidence.
-
-    >>> urls = ("https://s.example/a/1?lang=fr", "https://s.example/a/2?lang=de")
-    >>> sorted(value_samples(PatternGroup("lang", urls, 2), "lang", "en", 2, "seed"))
-    ['https://s.example/a/1?lang=en', 'https://s.example/a/2?lang=en']
-    """
-    return [url for url, _ in _picks(group, name, value, size, seed, cost)[0]]
+    return Cover(missing, class_of, most)
 
 
 def _gap(found: Mapping[str, Any], config: LearnerConfig, required: Collection[str]) -> str:
@@ -412,9 +300,7 @@ Always on in a run; ``benchmarks/bench_defaults.py`` turns it off to measure wha
 """
 
 
-async def _marks(
-    verdict: ParamVerdict, compare: Compare
-) -> list[Mapping[str, tuple[str, ...]]]:
+async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, tuple[str, ...]]]:
     """The ``candidate_marks`` of the parameter test's outcomes.
 
     Read back through ``compare``: every one of these samples was judged already, so it
@@ -442,7 +328,7 @@ async def learn_defaults(
     becomes a default (a parameter rarely has two values that both mean "nothing"; one not
     tested stays a kept value). The parameters are tested side by side, and each value's
     samples are the URLs whose renders exist already where the contexts allow
-    (:func:`value_samples`).
+    (:meth:`Picker.value_samples <learner.plan.picks.Picker.value_samples>`).
 
     Args:
         group: the pattern and its URLs.
@@ -477,6 +363,7 @@ async def learn_defaults(
             else:
                 queues.setdefault(name, []).append(value)
     rendered = _rendered(entry)
+    picker = Picker.of(group, seed)
 
     def new_renders(*urls: str) -> int:
         return sum(url not in rendered for url in urls)
@@ -487,14 +374,12 @@ async def learn_defaults(
 
         required = kept - {name}
         spread = Spread.of(group, name, min_share=config.min_share, most_each=config.samples)
-        samples, templates = _picks(
-            group,
+        samples, templates = picker.value_samples(
             name,
             value,
             config.samples,
-            seed,
             lambda u: new_renders(u, reduced(u)),
-            (spread, required, 2 * config.samples),
+            _cover(spread, required, 2 * config.samples),
         )
         return _test_value(
             name, value, group, samples, templates, reduced, config, compare, required
@@ -567,9 +452,7 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
             if verdict.reason
             else f"tested value by value, undecided: {', '.join(undecided)}"
         )
-    return replace(
-        verdict, reason=reason, extra={**verdict.extra, "cause": cause.value}
-    )
+    return replace(verdict, reason=reason, extra={**verdict.extra, "cause": cause.value})
 
 
 def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
@@ -586,71 +469,14 @@ def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
     )
 
 
-def _carries_all(static: str, defaults: Mapping[str, Set[str]]) -> bool:
-    for name, values in defaults.items():
-        found = param_values(static, name)
-        if len(found) != 1 or found[0] not in values:
-            return False
-    return True
-
-
 def _carrying_all(group: PatternGroup, defaults: Mapping[str, Set[str]]) -> PatternGroup:
     """The group's URLs that carry a default of every name in ``defaults``."""
-    picked = [i for i, static in enumerate(group.statics) if _carries_all(static, defaults)]
+    picked = [i for i, static in enumerate(group.statics) if carries_all(static, defaults)]
     return replace(
         group,
         urls=tuple(group.urls[i] for i in picked),
         statics=tuple(group.statics[i] for i in picked),
     )
-
-
-def joint_samples(
-    group: PatternGroup,
-    defaults: Mapping[str, Set[str]],
-    size: int,
-    seed: str,
-    cost: Callable[[str], int] = lambda url: 0,
-    cover: tuple[Spread, Collection[str], int] | None = None,
-) -> list[str]:
-    """Up to ``size`` URLs carrying a default of every name in ``defaults``, one per context.
-
-    A context is the path and the values of the parameters without defaults; the URLs whose
-    sample costs the fewest new renders (``cost``) come first, then the pattern's seeded order.
-    ``cover`` is the spread of the first name in ``defaults``, the kept companions whose
-    values the URLs must cover and the most URLs to pick: more URLs that bring their
-    missing classes follow, the most URLs first.
-
-    >>> urls = [f"https://s.example/l?page=1&q={q}&sort=new" for q in "ab"]
-    >>> urls.append("https://s.example/l?page=2&q=c&sort=new")
-    >>> group = PatternGroup("page&q&sort", tuple(urls), 3)
-    >>> joint_samples(group, {"page": {"1"}, "sort": {"new"}}, 5, "seed", lambda u: "q=b" in u)
-    ['https://s.example/l?page=1&q=a&sort=new', 'https://s.example/l?page=1&q=b&sort=new']
-    """
-    found = [i for i in seeded_order(group, seed) if _carries_all(group.statics[i], defaults)]
-    found.sort(key=lambda i: cost(group.urls[i]))
-    picks: list[int] = []
-    contexts: set[str] = set()
-    for index in found:
-        context = keep_only(group.statics[index], set(group.names) - set(defaults), group.names)
-        if len(picks) < size and context not in contexts:
-            contexts.add(context)
-            picks.append(index)
-    if cover is not None:  # then URLs that bring the kept companions' missing values
-        spread, required, most = cover
-        pivot = min(defaults)
-
-        def beside(index: int) -> Context:
-            return context_of(group.statics[index], pivot)
-
-        while len(picks) < most:
-            chosen = [beside(i) for i in picks]
-            missing = missing_classes(chosen, [()] * len(chosen), spread, required)
-            left = [i for i in found if i not in picks]
-            gains = [_gain(beside(i), missing, spread) for i in left]
-            if not any(gains):
-                break
-            picks.append(left[gains.index(max(gains))])
-    return [group.urls[i] for i in picks]
 
 
 async def check_joint_defaults(
@@ -689,13 +515,11 @@ async def check_joint_defaults(
         min_share=config.min_share,
         most_each=config.samples,
     )
-    urls = joint_samples(
-        group,
+    urls = Picker.of(group, seed).joint_samples(
         defaults,
         config.joint_samples,
-        seed,
         lambda u: new_renders(u, reduced(u)),
-        (spread, kept, config.samples),
+        _cover(spread, kept, config.samples),
     )
     if not urls:
         return None, {"names": names, "reason": "no observed URL carries all these defaults"}

@@ -16,7 +16,7 @@ from learner.config import LearnerConfig
 from learner.judge.tally import Spread, Tally, companion_gap, coverage, missing_classes
 from learner.judge.verdicts import VerdictCause
 from learner.model import PairOutcome
-from learner.plan.picks import cover_companions
+from learner.plan.picks import Picker
 from learner.plan.sampling import PatternGroup, Value, context_of, keep_only
 from samepage import ParamVerdict
 
@@ -103,7 +103,7 @@ class _Verified:
 
 
 def _draw(
-    verified: _Verified, keep: set[str], tried: Sequence[str], name: str, seed: str
+    verified: _Verified, keep: set[str], tried: Sequence[str], name: str, picker: Picker
 ) -> list[str]:
     """One more URL that brings kept values the verified samples lack (none: nothing brings any)."""
     missing = verified.missing(keep)
@@ -113,18 +113,16 @@ def _draw(
     def class_of(other: str, value: Value) -> Value:
         return verified.class_of(keep, other, value)
 
-    group, template = verified.group, verified.template
-    url = cover_companions(group, name, missing, class_of, {}, tried, seed, template)
+    url = picker.covering(name, missing, class_of, {}, tried, verified.template)
     return [] if url is None else [url]
 
 
 async def joint_check(
-    group: PatternGroup,
+    picker: Picker,
     verdicts: dict[str, ParamVerdict],
     urls: list[str],
     config: LearnerConfig,
     compare: Compare,
-    seed: str,
 ) -> tuple[dict[str, ParamVerdict], list[dict[str, str]]]:
     """Grow the kept set until the URL reduced to it renders the original page.
 
@@ -136,7 +134,9 @@ async def joint_check(
     ``min_share`` of the pattern's URLs (every value of a kept count). A sample that cannot
     be rendered proves nothing: if no sample can be, every parameter is kept; if the kept
     values cannot be covered within ``samples`` more URLs, the neutral ones are kept too.
+    More URLs are drawn by the pattern's ``picker``.
     """
+    group = picker.group
     names = group.names
     keep = {n for n in names if not verdicts[n].neutral}
     first = next(n for n in names if n not in keep)
@@ -149,7 +149,7 @@ async def joint_check(
             break
         await _check_url(group, verdicts, keep, url, compare, checks, verified)
         if not queue and drawn < config.samples and not keep.issuperset(names):
-            queue = _draw(verified, keep, tried, first, seed)
+            queue = _draw(verified, keep, tried, first, picker)
             tried.extend(queue)
             drawn += len(queue)
     if keep.issuperset(names):
@@ -202,13 +202,12 @@ async def _check_url(
 
 
 async def scoped_joint_check(
-    group: PatternGroup,
+    picker: Picker,
     verdicts: Mapping[str, ParamVerdict],
     template: str,
     scoped: dict[str, ParamVerdict],
     config: LearnerConfig,
     compare: Compare,
-    seed: str,
 ) -> list[dict[str, str]]:
     """Check that a template's neutral parameters can be dropped together, on its samples.
 
@@ -221,6 +220,7 @@ async def scoped_joint_check(
     cannot be covered, the scoped neutral verdicts are kept (``joint-check``,
     ``joint-unrendered``, ``companions``).
     """
+    group = picker.group
     names = group.names
     neutral = {n for n, v in verdicts.items() if v.neutral}
     neutral |= {n for n, v in scoped.items() if v.neutral}
@@ -249,7 +249,7 @@ async def scoped_joint_check(
         if outcome.outcome == "same":
             verified.outcomes.append(outcome)
         if not queue and drawn < config.samples:
-            queue = _draw(verified, keep, tried, scoped_neutral[0], seed)
+            queue = _draw(verified, keep, tried, scoped_neutral[0], picker)
             tried.extend(queue)
             drawn += len(queue)
     gap = verified.gap(keep) if verified.urls and not changed else ""

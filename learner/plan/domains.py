@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from learner.plan.picks import choose_samples
+from learner.plan.picks import Picker
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.plan.targets import Target
 from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
@@ -48,8 +48,8 @@ class DomainPlan:
     def samples(self, settings: PlanSettings) -> dict[str, dict[str, list[str]]]:
         """Pattern -> parameter -> sample URLs, as the crawl will choose them."""
         return {
-            g.pattern: choose_samples(
-                g, g.names, settings.samples, sample_seed(settings.seed, self.key, g.pattern)
+            g.pattern: Picker.of(g, sample_seed(settings.seed, self.key, g.pattern)).first_picks(
+                g.names, settings.samples
             )
             for g in self.groups
         }

@@ -9,7 +9,7 @@ the URLs of every domain and pattern, keeps the top ``K`` patterns of each domai
 pattern, at most :data:`~learner.plan.sampling.MAX_GROUP_URLS` distinct URLs. What reaches Python
 is bounded by domain: the same selection functions as the in-memory path
 (:func:`~learner.plan.sampling.make_group`, :func:`~learner.plan.sampling.top_patterns`,
-:func:`~learner.plan.picks.choose_samples`) pick from those rows, so the plan of a log is the
+:meth:`~learner.plan.picks.Picker.first_picks`) pick from those rows, so the plan of a log is the
 plan ``crawl --urls`` makes of it, by construction.
 """
 

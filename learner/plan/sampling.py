@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -36,7 +35,6 @@ __all__ = [
     "param_values",
     "read_piece",
     "sample_seed",
-    "seeded_order",
     "template_of",
     "template_urls",
     "top_patterns",
@@ -303,10 +301,3 @@ def keep_only(url: str, names: Iterable[str], pattern: Iterable[str]) -> str:
     """
     keep = set(names)
     return edit_observed(url, drop=[n for n in pattern if n not in keep])
-
-
-def seeded_order(group: PatternGroup, seed: str) -> list[int]:
-    """The indexes of the group's URLs in one seeded shuffle: every sample choice's order."""
-    order = list(range(len(group.urls)))
-    random.Random(seed).shuffle(order)
-    return order

@@ -14,7 +14,7 @@ from learner.judge.shared import shared_evidence
 from learner.judge.tally import Spread, Tally, coverage, covered_share, share_gap
 from learner.judge.verdicts import account, cause_of
 from learner.model import PairOutcome
-from learner.plan.picks import choose_samples
+from learner.plan.picks import Picker
 from learner.plan.sampling import param_values, template_of
 from learner.run.diff import SHARED, diff_learned, gate
 from samepage import (
@@ -78,11 +78,13 @@ def test_the_share_counts_urls_per_template_not_paths() -> None:
 def test_samples_take_one_url_per_template_by_share_first_and_are_seeded() -> None:
     urls = [*_urls(30, 3), "https://d.example/about?sort=x"]
     group = pattern_group("sort", urls)
-    picks = choose_samples(group, ["sort"], 3, "seed")["sort"]
+    picks = Picker.of(group, "seed").first_picks(["sort"], 3)["sort"]
     templates = [template_of(url) for url in picks]
     assert templates == [TABLE, ROW, "/about"]
-    assert choose_samples(group, ["sort"], 3, "seed") == {"sort": picks}
-    values = [param_values(url, "sort") for url in choose_samples(group, ["sort"], 8, "s")["sort"]]
+    assert Picker.of(group, "seed").first_picks(["sort"], 3) == {"sort": picks}
+    values = [
+        param_values(url, "sort") for url in Picker.of(group, "s").first_picks(["sort"], 8)["sort"]
+    ]
     assert len(set(values)) == 8
 
 
@@ -97,7 +99,7 @@ def test_a_template_whose_values_are_all_picked_still_gets_a_sample() -> None:
         "https://d.example/b?ttl=60",
         "https://d.example/b?ttl=3600",
     ]
-    picks = choose_samples(pattern_group("ttl", urls), ["ttl"], 8, "seed")["ttl"]
+    picks = Picker.of(pattern_group("ttl", urls), "seed").first_picks(["ttl"], 8)["ttl"]
     assert sorted(template_of(url) for url in picks) == ["/a", "/a/{id}", "/b"]
 
 

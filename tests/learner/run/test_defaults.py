@@ -20,8 +20,9 @@ import pytest_asyncio
 from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
 from learner.judge.classify import Compare
-from learner.judge.defaults import candidate_values, check_joint_defaults, value_samples
+from learner.judge.defaults import candidate_values, check_joint_defaults
 from learner.model import PairOutcome
+from learner.plan.picks import Picker
 from learner.plan.sampling import PatternGroup, group_by_pattern
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
@@ -65,7 +66,8 @@ def test_candidate_values_are_the_most_frequent_with_enough_contexts() -> None:
 
 def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
     group = _group("cat&sort")
-    picks = value_samples(group, "sort", "relevance", 4, "seed")
+    picker = Picker.of(group, "seed")
+    picks = [url for url, _ in picker.value_samples("sort", "relevance", 4)[0]]
     assert all("sort=relevance" in u for u in picks) and len(picks) == 4
     assert {u.split("?")[0] for u in picks[:2]} == {
         f"http://{DEFAULTS_HOST}/catalog",
@@ -77,7 +79,8 @@ def test_value_samples_take_a_new_path_first_then_new_contexts() -> None:
     assert len({json.dumps(c) for c in contexts}) == 4
     # The URL whose renders exist already is picked for its context (here, the first path).
     rendered = picks[-1]
-    cheap = value_samples(group, "sort", "relevance", 4, "seed", lambda u: int(u != rendered))
+    found, _ = picker.value_samples("sort", "relevance", 4, lambda u: int(u != rendered))
+    cheap = [url for url, _ in found]
     assert cheap[1] == rendered  # the pick of its template (/catalog has the larger share)
     assert sorted(u.split("?")[0] for u in cheap) == sorted(u.split("?")[0] for u in picks)
 

@@ -24,9 +24,9 @@ from learner.judge.defaults import (
     learn_defaults,
     marked_values,
     same_values,
-    value_samples,
 )
 from learner.model import PairOutcome, SampleEvidence
+from learner.plan.picks import Picker
 from learner.plan.sampling import PatternGroup, group_by_pattern, with_value
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
@@ -98,7 +98,8 @@ def test_a_url_with_the_value_keeps_everything_else() -> None:
 
 def test_samples_of_a_rare_value_are_observed_urls_with_it_over_the_templates() -> None:
     group = _group("tab")
-    picks = value_samples(group, "tab", "overview", 4, "seed")
+    picker = Picker.of(group, "seed")
+    picks = [url for url, _ in picker.value_samples("tab", "overview", 4)[0]]
     assert len(picks) == 4 and all(u.endswith("?tab=overview") for u in picks)
     assert len({u.split("?")[0] for u in picks}) == 4
     observed = {u.split("?")[0] for u in group.urls}
@@ -110,10 +111,10 @@ def test_samples_of_a_rare_value_are_observed_urls_with_it_over_the_templates() 
     assert templates[:2] == ["/item/{id}", "/gift/{id}"]
     # Where the page without the parameter was rendered already, that context comes first.
     item = next(u for u in group.urls if "/item/" in u and "tab=overview" not in u)
-    cheap = value_samples(
-        group, "tab", "overview", 4, "seed", lambda u: int(not u.startswith(item.split("?")[0]))
+    cheap, _ = picker.value_samples(
+        "tab", "overview", 4, lambda u: int(not u.startswith(item.split("?")[0]))
     )
-    assert cheap[0] == with_value(item, "tab", "overview")
+    assert cheap[0][0] == with_value(item, "tab", "overview")
 
 
 def _site_compare(calls: list[tuple[str, str]]) -> Compare:
