@@ -25,6 +25,7 @@ import random
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 
 __all__ = [
     "DEFAULTS",
@@ -145,13 +146,16 @@ def _main(page: tuple[str, ...]) -> str:
     return f"<h1>{html.escape(path[1:].title())}</h1><p>{key}</p>"
 
 
-def _page(page: tuple[str, ...]) -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Defaults</title>"
-        "<style>body{margin:0;font:16px/1.4 sans-serif}header{height:80px;background:#234;"
-        "color:#fff;padding:0 20px}main{padding:20px}</style></head><body>"
-        f"<header><b>Defaults</b></header><main>{_main(page)}</main></body></html>"
-    )
+_DEFAULTS_STYLE = (
+    "<style>body{margin:0;font:16px/1.4 sans-serif}header{height:80px;background:#234;"
+    "color:#fff;padding:0 20px}main{padding:20px}</style>"
+)
+
+
+def _defaults_page(page: tuple[str, ...]) -> str:
+    """The document of one page of :func:`page_of`."""
+    body = f"<header><b>Defaults</b></header><main>{_main(page)}</main>"
+    return document("Defaults", body, head=_DEFAULTS_STYLE)
 
 
 def defaults_site() -> Site:
@@ -160,7 +164,7 @@ def defaults_site() -> Site:
 
     def handler(request: Request) -> Response:
         url = f"http://{DEFAULTS_HOST}{request.path}?{urlencode(request.query)}"
-        return Response(body=_page(page_of(url)))
+        return Response(body=_defaults_page(page_of(url)))
 
     for path in ("/search", "/catalog", "/deals", "/product", "/guide", "/item", "/list"):
         site.routes[path] = handler

@@ -26,6 +26,7 @@ import random
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 
 __all__ = [
     "HIDDEN_DEFAULTS",
@@ -131,17 +132,20 @@ def _main(page: tuple[str, ...]) -> tuple[str, str]:
     return "", f"<h1>{title}</h1><form><select name=sort>{options}</select></form><p>{order}</p>"
 
 
-def _page(page: tuple[str, ...]) -> str:
+_HIDDEN_STYLE = (
+    "<style>body{margin:0;font:16px/1.4 sans-serif}header{height:60px;"
+    "background:#352;color:#fff;padding:0 20px}main{padding:20px}</style>"
+)
+
+
+def _hidden_page(page: tuple[str, ...]) -> str:
+    """The document of one page of :func:`page_of`."""
     if len(page) != 3:
         return "<!doctype html><title>Hidden</title><h1>Home</h1>"
     head, main = _main(page)
     lang = page[2] if page[0] == "guide" else "en"
-    return (
-        f"<!doctype html><html lang={lang}><head><meta charset=utf-8><title>Hidden</title>"
-        f"{head}<style>body{{margin:0;font:16px/1.4 sans-serif}}header{{height:60px;"
-        "background:#352;color:#fff;padding:0 20px}main{padding:20px}</style></head><body>"
-        f"<header><b>Hidden</b></header><main>{main}</main></body></html>"
-    )
+    body = f"<header><b>Hidden</b></header><main>{main}</main>"
+    return document("Hidden", body, head=head + _HIDDEN_STYLE, lang=lang)
 
 
 def hidden_site() -> Site:
@@ -151,7 +155,7 @@ def hidden_site() -> Site:
     def handler(request: Request) -> Response:
         url = f"http://{HIDDEN_HOST}{request.path}?{urlencode(request.query)}"
         page = page_of(url)
-        return Response(body=_page(page), status=200 if len(page) == 3 else 404)
+        return Response(body=_hidden_page(page), status=200 if len(page) == 3 else 404)
 
     for kind in ("guide", "item", "gift", "list", "feed", "shop"):
         for number in range(1, 41):

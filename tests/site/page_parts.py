@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 
 __all__ = ["EMBED", "PARTS", "PART_PAGES", "PartPage", "part_sites"]
 
@@ -42,12 +43,12 @@ class PartPage:
     why: str = ""
 
 
-def _page(title: str, body: str, head: str = "") -> str:
-    return (
-        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{title}</title>"
-        "<style>body{margin:0;font:16px/1.4 sans-serif}main{padding:16px}</style>"
-        f"{head}</head><body><main><h1>{title}</h1>{body}</main></body></html>"
-    )
+_PART_STYLE = "<style>body{margin:0;font:16px/1.4 sans-serif}main{padding:16px}</style>"
+
+
+def _part_page(title: str, body: str, head: str = "") -> str:
+    """A plain page: its title as the heading above ``body``."""
+    return document(title, f"<main><h1>{title}</h1>{body}</main>", head=_PART_STYLE + head)
 
 
 _TALL = "<div style='height:1800px'>Scroll down for more.</div>"
@@ -100,51 +101,51 @@ _COLUMNS = ("title", "blurb", "genre", "year", "pages", "author")
 
 def _html(path: str) -> str:
     pages = {
-        "/text-input": _page(
+        "/text-input": _part_page(
             "Search the catalogue", "<form><input name=q value=lamp><button>Go</button></form>"
         ),
-        "/autofocus": _page("Type to search", "<input name=q autofocus placeholder=Search>"),
-        "/textarea": _page("Leave a note", "<textarea autofocus rows=4>Dear shop,</textarea>"),
-        "/editable": _page(
+        "/autofocus": _part_page("Type to search", "<input name=q autofocus placeholder=Search>"),
+        "/textarea": _part_page("Leave a note", "<textarea autofocus rows=4>Dear shop,</textarea>"),
+        "/editable": _part_page(
             "Edit me",
             "<div id=e contenteditable>Draft text</div>"
             "<script>document.getElementById('e').focus()</script>",
         ),
-        "/select": _page("Pick a size", "<select name=s><option>S<option selected>M</select>"),
-        "/frame-same": _page(
+        "/select": _part_page("Pick a size", "<select name=s><option>S<option selected>M</select>"),
+        "/frame-same": _part_page(
             "Same-origin frame host", "<iframe src=/inner width=400 height=200></iframe>"
         ),
-        "/frame-cross": _page(
+        "/frame-cross": _part_page(
             "Cross-origin frame host",
             f"<iframe src='http://{EMBED}/widget' width=400 height=200></iframe>",
         ),
-        "/ad-slot": _page(
+        "/ad-slot": _part_page(
             "Sponsored",
             "<iframe src='https://ads.invalid/slot?size=300x250' width=300 height=250></iframe>"
             "<script async src='https://ads.invalid/tag.js'></script>"
             "<img src='https://ads.invalid/pixel.gif' width=1 height=1 alt=''>",
         ),
-        "/video-embed": _page(
+        "/video-embed": _part_page(
             "Watch the clip",
             f"<iframe src='http://{EMBED}/player' width=480 height=270 allow=autoplay></iframe>",
         ),
-        "/frame-lazy": _page(
+        "/frame-lazy": _part_page(
             "Lazy frame host",
             f"{_TALL}<iframe loading=lazy src='http://{EMBED}/widget' width=400 height=200>"
             "</iframe>",
         ),
-        "/media": _page(
+        "/media": _part_page(
             "Now playing",
             "<video autoplay muted loop playsinline width=320 height=180 src=/live.wav>"
             "</video><audio autoplay src=/tone.wav></audio>",
         ),
-        "/fonts": _page(
+        "/fonts": _part_page(
             "Set in a web font",
             "<p class=w>The quick brown fox.</p>",
             head="<style>@font-face{font-family:Shop;src:url(/font.ttf?slow=1)}"
             ".w{font-family:Shop,serif;font-size:28px}</style>",
         ),
-        "/animations": _page(
+        "/animations": _part_page(
             "CSS motion",
             "<div class=spin>*</div><span class=pulse>o</span>"
             "<div id=fade class=fade>Fading in</div><p id=done></p>"
@@ -157,7 +158,7 @@ def _html(path: str) -> str:
             ".fade{opacity:0;transition:opacity 2s}.fade.in{opacity:1}"
             ".pulse{animation:spin 1s infinite}</style>",
         ),
-        "/svg-canvas": _page(
+        "/svg-canvas": _part_page(
             "Drawn forever",
             "<svg width=120 height=60><circle cx=30 cy=30 r=20 fill=teal>"
             "<animate attributeName=cx from=30 to=90 dur=1s repeatCount=indefinite></animate>"
@@ -166,7 +167,7 @@ def _html(path: str) -> str:
             "function draw(){g.clearRect(0,0,120,60);g.fillRect((t++)%120,20,10,10);"
             "requestAnimationFrame(draw)}requestAnimationFrame(draw);</script>",
         ),
-        "/sticky": _page(
+        "/sticky": _part_page(
             "Sticky header page",
             "<header id=h style='position:sticky;top:0;background:#eee'>Shop</header>"
             "<div style='position:fixed;right:0;bottom:0'>Help</div>"
@@ -174,13 +175,13 @@ def _html(path: str) -> str:
             "<script>addEventListener('scroll',()=>{document.getElementById('h')"
             ".classList.toggle('scrolled',scrollY>40)})</script>",
         ),
-        "/cookie-banner": _page(
+        "/cookie-banner": _part_page(
             "Cookies",
             "<p>Article text.</p><script>setTimeout(()=>{const b=document.createElement('div');"
             "b.style.cssText='position:fixed;bottom:0;left:0;right:0;background:#333;color:#fff';"
             "b.textContent='We use cookies';document.body.append(b)},600)</script>",
         ),
-        "/beacons": _page(
+        "/beacons": _part_page(
             "Measured page",
             "<script>addEventListener('load',()=>{navigator.sendBeacon('/collect','v=1');"
             "new Image().src='/pixel.gif?e=view';"
@@ -188,42 +189,42 @@ def _html(path: str) -> str:
             "fetch('https://analytics.invalid/collect',{method:'POST',body:'x'}).catch(()=>{})"
             "})</script>",
         ),
-        "/poll": _page(
+        "/poll": _part_page(
             "Live counter",
             "<p id=n>Updates: 0</p><script>let n=0;function poll(){fetch('/api/poll')"
             ".then(r=>r.text()).then(()=>{document.getElementById('n').textContent="
             "'Updates: '+(++n);setTimeout(poll,1000)})}poll();</script>",
         ),
-        "/websocket": _page(
+        "/websocket": _part_page(
             "Live feed",
             "<p id=f>Connecting</p><p id=t></p><script>const ws=new WebSocket("
             "'ws://'+location.host+'/ws');let first=true;ws.onmessage=(e)=>{"
             "if(first){document.getElementById('f').textContent='Feed open: '+e.data;"
             "first=false}else{document.getElementById('t').textContent=e.data}};</script>",
         ),
-        "/sse": _page(
+        "/sse": _part_page(
             "News",
             "<p id=h>Loading headline</p><p id=t></p><script>const es=new EventSource('/events');"
             "let first=true;es.addEventListener('message',(e)=>{if(first){"
             "document.getElementById('h').textContent='Headline: '+e.data;first=false}"
             "else{document.getElementById('t').textContent=e.data}});</script>",
         ),
-        "/service-worker": _page(
+        "/service-worker": _part_page(
             "Works offline",
             "<script>if(navigator.serviceWorker){navigator.serviceWorker.register('/sw.js')"
             ".catch(()=>{})}</script>",
         ),
-        "/idle": _page(
+        "/idle": _part_page(
             "Idle",
             "<p id=i>Empty</p><script>requestIdleCallback(()=>{"
             "document.getElementById('i').textContent='Filled when idle'})</script>",
         ),
-        "/details": _page(
+        "/details": _part_page(
             "Details",
             "<details><summary>More</summary>Hidden text</details>"
             "<details open><summary>Open</summary>Shown when open</details>",
         ),
-        "/lazy-images": _page(
+        "/lazy-images": _part_page(
             "Gallery",
             f"{_TALL}"
             + "".join(
@@ -233,13 +234,13 @@ def _html(path: str) -> str:
                 for n in range(4)
             ),
         ),
-        "/resize": _page(
+        "/resize": _part_page(
             "Resizes itself",
             "<p id=s></p><script>function size(){document.getElementById('s').textContent="
             "innerWidth+' by '+innerHeight;document.body.dataset.h=String(innerHeight)}"
             "size();addEventListener('resize',size)</script>",
         ),
-        "/responsive-table": _page(
+        "/responsive-table": _part_page(
             "Responsive table",
             "<table class=t>"
             + "".join(
@@ -257,12 +258,12 @@ def _html(path: str) -> str:
             )
             + "}</style>",
         ),
-        "/long-held": _page(
+        "/long-held": _part_page(
             "Waiting for news",
             "<p id=n></p><script>fetch('/api/held').then(r=>r.text()).then(t=>"
             "{document.getElementById('n').textContent=t})</script>",
         ),
-        "/inner": _page("Inner frame", "<input name=q value=inside autofocus>"),
+        "/inner": _part_page("Inner frame", "<input name=q value=inside autofocus>"),
     }
     return pages[path]
 
@@ -378,7 +379,9 @@ def _parts() -> Site:
 
 def _embed() -> Site:
     site = Site(EMBED)
-    site.routes["/widget"] = lambda r: Response(body=_page("Widget", "<input name=w autofocus>"))
+    site.routes["/widget"] = lambda r: Response(
+        body=_part_page("Widget", "<input name=w autofocus>")
+    )
     site.routes["/player"] = lambda r: Response(
         body="<!doctype html><video autoplay muted loop playsinline width=480 height=270 "
         "src=/live.wav></video>"

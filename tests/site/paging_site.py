@@ -14,6 +14,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 
 __all__ = ["PAGING_HOST", "paging_different_pairs", "paging_site", "paging_urls", "tickets_on"]
 
@@ -39,7 +40,13 @@ def tickets_on(milestone: str, size: int, page: int) -> list[str] | None:
     return [f"{milestone}-{n + 1}" for n in range(first, min(first + size, TICKETS))]
 
 
-def _page(request: Request) -> Response:
+_TICKETS_STYLE = (
+    "<style>body{margin:0;font:16px/1.4 sans-serif}header{height:60px;background:#235;"
+    "color:#fff;padding:0 20px}main{padding:20px}td{padding:4px 12px}</style>"
+)
+
+
+def _tickets(request: Request) -> Response:
     params = request.params
     milestone = params.get("milestone", "m1")
     try:
@@ -50,21 +57,16 @@ def _page(request: Request) -> Response:
     if shown is None:
         return Response(body="<!doctype html><title>No page</title><p>no such page", status=404)
     rows = "".join(f"<tr><td>#{t}</td><td>Ticket {t} of the harbour</td></tr>" for t in shown)
+    main = f"<main><h1>Milestone {milestone}</h1><table>{rows}</table></main>"
     return Response(
-        body=(
-            "<!doctype html><html lang=en><head><meta charset=utf-8><title>Tickets</title>"
-            "<style>body{margin:0;font:16px/1.4 sans-serif}header{height:60px;background:#235;"
-            "color:#fff;padding:0 20px}main{padding:20px}td{padding:4px 12px}</style></head>"
-            f"<body><header><b>Tickets</b></header><main><h1>Milestone {milestone}</h1>"
-            f"<table>{rows}</table></main></body></html>"
-        )
+        body=document("Tickets", f"<header><b>Tickets</b></header>{main}", head=_TICKETS_STYLE)
     )
 
 
 def paging_site() -> Site:
     """The ``paging.test`` host."""
     site = Site(PAGING_HOST)
-    site.routes["/tickets"] = _page
+    site.routes["/tickets"] = _tickets
     return site
 
 

@@ -22,13 +22,14 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 from tests.site.page_parts import PART_PAGES, PARTS, part_sites
 
 __all__ = [
     "DEFAULT_PRICE",
     "DEFAULT_REVIEW",
     "ELSEWHERE",
-        "PAGES",
+    "PAGES",
     "SHOP",
     "SHOWN_OTHERWISE",
     "TRAPS",
@@ -56,16 +57,17 @@ _LOREM = (
 )
 
 
-def _page(title: str, body: str, *, head: str = "") -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        f"<title>{html.escape(title)}</title>"
-        "<style>body{margin:0;font:16px/1.4 sans-serif;color:#222}"
-        "header{height:90px;background:#234;color:#fff;padding:0 24px}"
-        "nav a{color:#fff;margin-right:18px}main{padding:24px}"
-        ".price{font-size:28px;color:#a11}footer{background:#eee;padding:24px}</style>"
-        f"{head}</head><body>{body}</body></html>"
-    )
+_STORE_STYLE = (
+    "<style>body{margin:0;font:16px/1.4 sans-serif;color:#222}"
+    "header{height:90px;background:#234;color:#fff;padding:0 24px}"
+    "nav a{color:#fff;margin-right:18px}main{padding:24px}"
+    ".price{font-size:28px;color:#a11}footer{background:#eee;padding:24px}</style>"
+)
+
+
+def _store_page(title: str, body: str, *, head: str = "") -> str:
+    """A page in the look the renderer's sites share."""
+    return document(title, body, head=_STORE_STYLE + head)
 
 
 def _header(extra: str = "") -> str:
@@ -119,7 +121,7 @@ def _shop() -> Site:
     @site.route("/tpl")
     def template(request: Request) -> Response:
         name, price, img, review = _params(request)
-        return Response(body=_page(name, _header() + _product(name, price, img, review)))
+        return Response(body=_store_page(name, _header() + _product(name, price, img, review)))
 
     @site.route("/img")
     def picture(request: Request) -> Response:
@@ -139,14 +141,14 @@ def _shop() -> Site:
             f"<div>{banner}</div><div>Server time {clock}</div>"
             f"<div>Request {os.urandom(6).hex()}</div></div>"
         )
-        return Response(body=_page(name, _header(noise) + _product(name, price, img, review)))
+        return Response(body=_store_page(name, _header(noise) + _product(name, price, img, review)))
 
     @site.route("/chaos")
     def chaos(request: Request) -> Response:
         # Every load is different from top to bottom: nothing can be compared.
         row = "<div style='height:40px;background:#{}'>{}</div>"
         rows = "".join(row.format(os.urandom(3).hex(), os.urandom(8).hex()) for _ in range(40))
-        return Response(body=_page("Chaos", rows))
+        return Response(body=_store_page("Chaos", rows))
 
     @site.route("/csr")
     def client_side(request: Request) -> Response:
@@ -169,7 +171,9 @@ addEventListener('load', () => {{
   }});
 }});
 </script>"""
-        return Response(body=_page("Loading", _header() + "<main id=app>Loading…</main>" + script))
+        return Response(
+            body=_store_page("Loading", _header() + "<main id=app>Loading…</main>" + script)
+        )
 
     @site.route("/api/product")
     def api_product(request: Request) -> Response:
@@ -188,7 +192,7 @@ addEventListener('load', () => {{
             "setTimeout(() => { document.getElementById('timer').textContent = 'timer fired'; },"
             " 50);</script>"
         )
-        return Response(body=_page("Clock", "<p id=now></p><p id=timer>waiting</p>" + script))
+        return Response(body=_store_page("Clock", "<p id=now></p><p id=timer>waiting</p>" + script))
 
     @site.route("/late")
     def late(request: Request) -> Response:
@@ -203,7 +207,7 @@ addEventListener('load', () => {{
             " document.getElementById('app').innerHTML = '<h1></h1>';"
             f" document.querySelector('#app h1').textContent = d.name; }}, {delay}));</script>"
         )
-        return Response(body=_page("Late", "<main id=app>Skeleton</main>" + script))
+        return Response(body=_store_page("Late", "<main id=app>Skeleton</main>" + script))
 
     @site.route("/timer-fetch")
     def timer_fetch(request: Request) -> Response:
@@ -214,7 +218,7 @@ addEventListener('load', () => {{
             f"{name})).then(r => r.json()).then(p => {{"
             " document.getElementById('app').textContent = p.name; }), 1200);</script>"
         )
-        return Response(body=_page("Timer", "<main id=app>Skeleton</main>" + script))
+        return Response(body=_store_page("Timer", "<main id=app>Skeleton</main>" + script))
 
     @site.route("/lazy")
     def lazy(request: Request) -> Response:
@@ -232,7 +236,7 @@ addEventListener('load', () => {{
             "<section id=comments style='min-height:40px'>Comments load here</section>"
             f"</main>{script}"
         )
-        return Response(body=_page("Lazy", body))
+        return Response(body=_store_page("Lazy", body))
 
     @site.route("/api/comments")
     def api_comments(request: Request) -> Response:
@@ -256,13 +260,13 @@ addEventListener('load', () => {{
             "<main><h1>Always moving</h1><p id=a></p><p id=b></p>"
             "<div id=c style='height:10px;background:#a11'></div></main>" + script
         )
-        return Response(body=_page("Ticking", body))
+        return Response(body=_store_page("Ticking", body))
 
     @site.route("/item")
     def item(request: Request) -> Response:
         # Without its id the item page is a 404: removing "id" changes the status.
         if "id" not in request.params:
-            return Response(404, _page("Not found", _header() + "<main>No such item</main>"))
+            return Response(404, _store_page("Not found", _header() + "<main>No such item</main>"))
         return template(request)
 
     @site.route("/go")
@@ -289,7 +293,7 @@ def _forever(request: Request) -> Iterator[bytes]:
 
 def _traps() -> Site:
     site = Site(TRAPS)
-    plain = _page("Hostile", "<main><h1>Still here</h1></main>")
+    plain = _store_page("Hostile", "<main><h1>Still here</h1></main>")
     site.routes["/loop"] = lambda request: _redirect("/loop2")
     site.routes["/loop2"] = lambda request: _redirect("/loop")
     site.routes["/away"] = lambda request: _redirect(f"http://{ELSEWHERE}/landing")
@@ -308,21 +312,21 @@ def _traps() -> Site:
         "const a = document.createElement('a'); a.href = '/download'; a.download = 'c.zip';"
         "document.body.appendChild(a); a.click(); });</script>"
     )
-    site.routes["/late-download"] = lambda request: Response(body=_page("Late", late))
+    site.routes["/late-download"] = lambda request: Response(body=_store_page("Late", late))
     script_away = f"<script>location.href = 'http://{ELSEWHERE}/landing';</script>"
-    site.routes["/js-away"] = lambda request: Response(body=_page("Away", script_away))
+    site.routes["/js-away"] = lambda request: Response(body=_store_page("Away", script_away))
     dialogs = (
         "<script>alert('hello'); confirm('sure?'); prompt('name?');</script>"
         "<main><h1>After the dialogs</h1></main>"
     )
-    site.routes["/dialog"] = lambda request: Response(body=_page("Dialogs", dialogs))
+    site.routes["/dialog"] = lambda request: Response(body=_store_page("Dialogs", dialogs))
     popup = (
         "<main><h1>Opener</h1></main><script>addEventListener('load', () => {"
         "window.open('/plain', 'ad'); window.open('/plain', 'ad2'); });</script>"
     )
-    site.routes["/popup"] = lambda request: Response(body=_page("Popup", popup))
+    site.routes["/popup"] = lambda request: Response(body=_store_page("Popup", popup))
     never = "<main><h1>Loading forever</h1><img src='/forever.png'></main>"
-    site.routes["/never"] = lambda request: Response(body=_page("Never", never))
+    site.routes["/never"] = lambda request: Response(body=_store_page("Never", never))
     site.routes["/forever.png"] = lambda request: Response(
         body=_forever(request), content_type="image/png"
     )
@@ -330,21 +334,21 @@ def _traps() -> Site:
         "<main><h1>Busy</h1></main><script>addEventListener('load', () => "
         "setTimeout(() => { while (true) {} }, 0));</script>"
     )
-    site.routes["/busy"] = lambda request: Response(body=_page("Busy", busy))
+    site.routes["/busy"] = lambda request: Response(body=_store_page("Busy", busy))
     # Rendering in chunks that never ends: always one short timer pending, never the same.
     chunks = (
         "<main><h1>Chunks</h1><p id=n></p></main><script>let n = 0;"
         "function chunk() { document.getElementById('n').textContent = 'chunk ' + (++n);"
         " setTimeout(() => chunk(), 20); } chunk();</script>"
     )
-    site.routes["/chunks"] = lambda request: Response(body=_page("Chunks", chunks))
+    site.routes["/chunks"] = lambda request: Response(body=_store_page("Chunks", chunks))
     # A resize handler that never returns: a full-page screenshot resizes the page for a
     # moment, and then waits for a frame the page never lets the browser draw.
     frozen = (
         "<main style='height:2000px'><h1>Frozen on resize</h1></main><script>"
         "addEventListener('resize', () => { while (true) {} }, {once: true});</script>"
     )
-    site.routes["/frozen-on-resize"] = lambda request: Response(body=_page("Frozen", frozen))
+    site.routes["/frozen-on-resize"] = lambda request: Response(body=_store_page("Frozen", frozen))
     # An animation frame loop that never ends, harmless until the page is resized: then one
     # of its frames never returns. Only the screenshot resizes the page.
     frame_loop = (
@@ -354,12 +358,14 @@ def _traps() -> Site:
         " document.getElementById('t').textContent = 'frame ' + Math.floor(now / 1000);"
         " requestAnimationFrame(tick); });</script>"
     )
-    site.routes["/frame-loop"] = lambda request: Response(body=_page("Frame loop", frame_loop))
+    site.routes["/frame-loop"] = lambda request: Response(
+        body=_store_page("Frame loop", frame_loop)
+    )
     huge_text = "".join(f"<p>Paragraph {n} of a very long page.</p>" for n in range(4000))
     huge = f"<main style='height:60000px'>{huge_text}</main>"
-    site.routes["/huge"] = lambda request: Response(body=_page("Huge", huge))
+    site.routes["/huge"] = lambda request: Response(body=_store_page("Huge", huge))
     site.routes["/missing"] = lambda request: Response(
-        404, _page("Not found", "<main><h1>Nothing here</h1></main>")
+        404, _store_page("Not found", "<main><h1>Nothing here</h1></main>")
     )
     return site
 
@@ -367,7 +373,7 @@ def _traps() -> Site:
 def _away() -> Site:
     site = Site(ELSEWHERE)
     site.routes["/landing"] = lambda request: Response(
-        body=_page("Elsewhere", "<main>Another site</main>")
+        body=_store_page("Elsewhere", "<main>Another site</main>")
     )
     return site
 

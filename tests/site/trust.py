@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterator
 
 from learner.demo.server import Request, Response, Site
+from tests.site.markup import document
 
 __all__ = [
     "TRUST_HOSTS",
@@ -44,13 +45,16 @@ TRUST_TRUTH: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
-def _page(title: str, main: str, script: str = "") -> str:
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        f"<title>{html.escape(title)}</title><style>body{{margin:0;font:16px/1.4 sans-serif}}"
-        "header{height:80px;background:#234;color:#fff;padding:0 20px}main{padding:20px}</style>"
-        f"</head><body><header><b>{html.escape(title)}</b></header>{main}{script}</body></html>"
-    )
+_TRUST_STYLE = (
+    "<style>body{margin:0;font:16px/1.4 sans-serif}"
+    "header{height:80px;background:#234;color:#fff;padding:0 20px}main{padding:20px}</style>"
+)
+
+
+def _headed_page(title: str, main: str, script: str = "") -> str:
+    """A page under a header that names it."""
+    header = f"<header><b>{html.escape(title)}</b></header>"
+    return document(title, f"{header}{main}{script}", head=_TRUST_STYLE)
 
 
 def _number(request: Request, name: str) -> int:
@@ -79,7 +83,7 @@ def _late() -> Site:
             " const p = document.createElement('p'); p.textContent = '$' + d.price;"
             f" app.append(h, p); }}, {delay}));</script>"
         )
-        return Response(body=_page("Item", "<main id=app><p>Loading</p></main>", script))
+        return Response(body=_headed_page("Item", "<main id=app><p>Loading</p></main>", script))
 
     @site.route("/feed")
     def feed(request: Request) -> Response:
@@ -89,7 +93,7 @@ def _late() -> Site:
             ".then((r) => r.json()).then((d) => {"
             " document.getElementById('app').textContent = d.name; }), 1200);</script>"
         )
-        return Response(body=_page("Feed", "<main id=app><p>Loading</p></main>", script))
+        return Response(body=_headed_page("Feed", "<main id=app><p>Loading</p></main>", script))
 
     @site.route("/api/item")
     def api_item(request: Request) -> Response:
@@ -121,7 +125,7 @@ def _lazy() -> Site:
             "<div style='height:1500px;background:#f4f1ea'>The question, at length.</div>"
             "<h2>Comments</h2><section id=comments><p>Comments load here</p></section></main>"
         )
-        return Response(body=_page("Forum", main, script))
+        return Response(body=_headed_page("Forum", main, script))
 
     @site.route("/api/comments")
     def comments(request: Request) -> Response:
@@ -134,7 +138,9 @@ def _lazy() -> Site:
 
 def _wall() -> Site:
     site = Site("wall.test")
-    wall = _page("Consent", "<main><h1>Before you continue</h1><p>We use cookies.</p></main>")
+    wall = _headed_page(
+        "Consent", "<main><h1>Before you continue</h1><p>We use cookies.</p></main>"
+    )
     for path in ("/a", "/b", "/c"):
         site.routes[path] = lambda request: Response(body=wall)
     return site
@@ -148,7 +154,7 @@ def _stall(request: Request) -> Iterator[bytes]:
 def _hang() -> Site:
     site = Site(HANG)
     site.routes["/stall"] = lambda request: Response(body=_stall(request))
-    spin = _page(
+    spin = _headed_page(
         "Spin",
         "<main><h1>Spinning</h1></main>",
         "<script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>",

@@ -86,7 +86,7 @@ class Log:
             return sorted((s for s in self.served if s.host == host), key=lambda s: s.start)
 
 
-def _page(request: Request) -> Response:
+def _item_page(request: Request) -> Response:
     number = request.params.get("id", "")
     return Response(
         body=f"""<!doctype html><title>Item {number}</title>
@@ -104,7 +104,7 @@ def _sites(log: Log) -> list[Site]:
     sites = []
     for host in ("paced.test", "delayed.test", "busy.test"):
         site = Site(host)
-        site.routes["/p"] = log.handler(_page, document=True)
+        site.routes["/p"] = log.handler(_item_page, document=True)
         site.routes["/img"] = log.handler(lambda r: image, document=False, pause_s=0.2)
         site.routes["/late"] = log.handler(
             lambda r: Response(body=f"late {r.params.get('id', '')}", content_type="text/plain"),
@@ -117,7 +117,7 @@ def _sites(log: Log) -> list[Site]:
     def busy_once(request: Request) -> Response:
         if next(busy_calls) == 0:
             return Response(503, "<h1>Busy</h1>", headers={"Retry-After": f"{RETRY_AFTER_S:g}"})
-        return _page(request)
+        return _item_page(request)
 
     sites[2].routes["/p"] = log.handler(busy_once, document=True)
     return sites

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.browser
 TABLE, ROW = "/data/products", "/data/products/{id}"
 
 
-def _page(title: str, body: str) -> Response:
+def _titled_page(title: str, body: str) -> Response:
     return Response(body=f"<!doctype html><title>{title}</title><h1>{title}</h1>{body}")
 
 
@@ -49,10 +49,12 @@ def _data_browser(host: str, *, table_fails: bool) -> Site:
             return Response(500, "<h1>Server error</h1>")
         rows = sorted(["lamp", "desk", "chair", "stool"], reverse=(sort or "").startswith("-"))
         listed = "".join(f"<li>{name}</li>" for name in rows)
-        return _page("Products", f"<p>sorted by {html.escape(sort or 'id')}</p><ul>{listed}</ul>")
+        return _titled_page(
+            "Products", f"<p>sorted by {html.escape(sort or 'id')}</p><ul>{listed}</ul>"
+        )
 
     def row(request: Request) -> Response:
-        return _page(f"Product {request.path.rsplit('/', 1)[1]}", "<p>One product.</p>")
+        return _titled_page(f"Product {request.path.rsplit('/', 1)[1]}", "<p>One product.</p>")
 
     site.routes[TABLE] = table
     for n in range(1, 7):
@@ -65,7 +67,7 @@ def _shop() -> Site:
 
     def item(request: Request) -> Response:
         p = request.params
-        return _page(
+        return _titled_page(
             f"Item {p.get('id', '?')}", f"<p>colour {html.escape(p.get('color', 'any'))}</p>"
         )
 
