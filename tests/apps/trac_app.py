@@ -50,12 +50,14 @@ def build_environment(folder: Path, seed: int = 5) -> Path:
     path = folder / "env"
     shutil.rmtree(path, ignore_errors=True)
     python = _python()
-    _run([python, "-m", "trac.admin.console", str(path), "initenv", "Harbour", "sqlite:db/trac.db"])
-    _run([python, "-m", "tests.apps.trac_populate", str(path), str(seed)])
+    _checked_call(
+        [python, "-m", "trac.admin.console", str(path), "initenv", "Harbour", "sqlite:db/trac.db"]
+    )
+    _checked_call([python, "-m", "tests.apps.trac_populate", str(path), str(seed)])
     return path
 
 
-def _run(argv: list[str]) -> None:
+def _checked_call(argv: list[str]) -> None:
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=_ROOT)
     if done.returncode:
         raise RuntimeError(f"{' '.join(argv[1:4])}: exit {done.returncode}: {done.stderr[-2000:]}")

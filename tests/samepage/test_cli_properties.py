@@ -80,7 +80,7 @@ def _streams(data: bytes) -> Iterator[tuple[io.BytesIO, io.StringIO]]:
         sys.stdin, sys.stdout, sys.stderr = saved
 
 
-def _run(data: bytes, *args: str) -> tuple[int, bytes, str]:
+def _run_on_bytes(data: bytes, *args: str) -> tuple[int, bytes, str]:
     with _streams(data) as (out, err):
         status = main(list(args))
         return status, out.getvalue(), err.getvalue()
@@ -92,7 +92,7 @@ _SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Hea
 @_SETTINGS
 @given(_INPUT)
 def test_normalize_prints_one_key_per_url_line(data: bytes) -> None:
-    status, out, err = _run(data, "normalize")
+    status, out, err = _run_on_bytes(data, "normalize")
     expected = _expected(data)
     keys = [k for k in expected if k is not None]
     assert status == (1 if None in expected else 0)
@@ -104,7 +104,7 @@ def test_normalize_prints_one_key_per_url_line(data: bytes) -> None:
 @_SETTINGS
 @given(_INPUT, st.sampled_from(["jsonl", "tsv"]))
 def test_dedupe_counts_every_url_line_once(data: bytes, fmt: str) -> None:
-    status, out, err = _run(data, "dedupe", "--format", fmt)
+    status, out, err = _run_on_bytes(data, "dedupe", "--format", fmt)
     expected = _expected(data)
     assert status == (1 if None in expected else 0)
     lines = out.decode("utf-8", "surrogateescape").split("\n")
@@ -123,7 +123,7 @@ def test_dedupe_counts_every_url_line_once(data: bytes, fmt: str) -> None:
 def test_same_answers_0_1_or_2(a_bytes: bytes, b_bytes: bytes) -> None:
     a = a_bytes.decode("utf-8", "surrogateescape")
     b = b_bytes.decode("utf-8", "surrogateescape")
-    status, _, err = _run(b"", "same", "-q", "--", a, b)
+    status, _, err = _run_on_bytes(b"", "same", "-q", "--", a, b)
     try:
         expected = 0 if normalize_url(a) == normalize_url(b) else 1
     except InvalidURL:
@@ -137,7 +137,7 @@ def test_same_answers_0_1_or_2(a_bytes: bytes, b_bytes: bytes) -> None:
 @given(_INPUT)
 def test_explain_answers_0_or_2(data: bytes) -> None:
     url = data.decode("utf-8", "surrogateescape")
-    status, out, err = _run(b"", "explain", "--json", "--", url)
+    status, out, err = _run_on_bytes(b"", "explain", "--json", "--", url)
     if status == 0:
         # Valid UTF-8, a byte that was not UTF-8 shown as its percent-escape.
         assert json.loads(out.decode("utf-8"))["url"] == escape_undecodable(url)

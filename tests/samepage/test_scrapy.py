@@ -32,7 +32,7 @@ LINKS = [
 ]
 
 
-def _site() -> Site:
+def _scrapy_site() -> Site:
     site = Site("127.0.0.1")
 
     @site.route("/")
@@ -84,7 +84,7 @@ def _crawl(server: SiteServer, settings: Mapping[str, object], *starts: str) -> 
 
 @pytest.mark.slow  # a whole Scrapy crawl of a local site
 def test_a_crawl_with_samepage_keys_fetches_each_page_once(tmp_path: Path) -> None:
-    with SiteServer([_site()]) as server:
+    with SiteServer([_scrapy_site()]) as server:
         samepage = {
             "REQUEST_FINGERPRINTER_CLASS": "samepage.scrapy.SamepageFingerprinter",
             "SAMEPAGE_LEARNED": str(_learned(tmp_path / "learned.json", server.address)),
@@ -104,7 +104,7 @@ def test_a_crawl_with_samepage_keys_fetches_each_page_once(tmp_path: Path) -> No
 def test_the_http_cache_answers_another_spelling_of_a_cached_page(tmp_path: Path) -> None:
     cache = {"HTTPCACHE_ENABLED": True}
     samepage = {"REQUEST_FINGERPRINTER_CLASS": "samepage.scrapy.SamepageFingerprinter"}
-    with SiteServer([_site()]) as server:
+    with SiteServer([_scrapy_site()]) as server:
         first = f"http://{server.address}/p?id=1"
         again = f"http://{server.address}/p?utm_source=x&id=1"
         for name, settings in (("plain", cache), ("keyed", {**cache, **samepage})):

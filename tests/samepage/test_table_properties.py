@@ -119,7 +119,7 @@ def _csv_values(values: list[Any]) -> list[Any]:
     return [None if v is None or v == "" else str(v) for v in values]
 
 
-def _run(*args: str) -> tuple[int, str]:
+def _run_on_files(*args: str) -> tuple[int, str]:
     err = io.StringIO()
     with redirect_stderr(err):
         status = main(list(args))
@@ -131,7 +131,7 @@ def _check_normalize(source: Path, values: list[Any], folder: Path) -> None:
     import pyarrow.parquet as pq
 
     out = folder / "keyed.parquet"
-    status, err = _run("normalize", str(source), "--out", str(out))
+    status, err = _run_on_files("normalize", str(source), "--out", str(out))
     expected = [_cell_key(v) for v in values]
     bad = sum(1 for v, k in zip(values, expected, strict=True) if v is not None and k is None)
     assert status == (1 if bad else 0), err
@@ -142,7 +142,7 @@ def _check_normalize(source: Path, values: list[Any], folder: Path) -> None:
 
 def _check_dedupe(source: Path, values: list[Any], folder: Path) -> None:
     out = folder / "groups.jsonl"
-    status, err = _run("dedupe", str(source), "--out", str(out))
+    status, err = _run_on_files("dedupe", str(source), "--out", str(out))
     keys = [_cell_key(v) for v in values]
     distinct_bad = {_text(v) for v, k in zip(values, keys, strict=True) if v is not None and not k}
     assert status == (1 if distinct_bad else 0), err

@@ -114,7 +114,7 @@ def picture_png(number: int) -> bytes:
     return buffer.getvalue()
 
 
-def _shop() -> Site:
+def _store() -> Site:
     site = Site(SHOP)
     rotation = itertools.count()
 
@@ -436,4 +436,4 @@ documented behaviour of the learner."""
 
 def render_sites() -> list[Site]:
     """The sites served to the renderer and fingerprint tests."""
-    return [_shop(), _traps(), _away(), *part_sites()]
+    return [_store(), _traps(), _away(), *part_sites()]

@@ -13,7 +13,7 @@ from learner.render.browser import BrowserChoice, resolver_rules
 from learner.render.renderer import Renderer
 
 
-def _site() -> Site:
+def _wild_site() -> Site:
     site = Site("www.wild.test")
     site.routes["/"] = lambda request: Response(body="<h1>Reached through the rule</h1>")
     return site
@@ -23,7 +23,7 @@ def _site() -> Site:
 async def test_a_host_name_target_and_a_wildcard_reach_the_server_for_fetch_and_browser(
     browser_choice: BrowserChoice, render_settings: RenderSettings
 ) -> None:
-    with SiteServer([_site()]) as server:
+    with SiteServer([_wild_site()]) as server:
         port = server.address.rpartition(":")[2]
         # A host name as the address, and a rule for every subdomain.
         resolve = resolve_entries([f"*.wild.test=localhost:{port}"])

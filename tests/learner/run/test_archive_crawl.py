@@ -116,7 +116,7 @@ OBSERVED = [
 ]
 
 
-def _site() -> Site:
+def _archive_site() -> Site:
     site = Site(HOST)
     for path, (_, handler) in PAGES.items():
         site.routes[path] = handler
@@ -188,7 +188,7 @@ CHANGING = {name: "non-neutral" for name, _ in PAGES.values() if name != "ref"}
 async def test_a_truthful_index_decides_the_static_page_and_no_attack(
     browser_choice: BrowserChoice, tmp_path: Path
 ) -> None:
-    with SiteServer([_site()]) as server:
+    with SiteServer([_archive_site()]) as server:
         urls = _captured()
         truthful = await live_index(tmp_path / "truthful.cdxj", urls, server.resolve())
         # /stale alone was captured before the server showed xt.
@@ -229,7 +229,7 @@ async def test_a_truthful_index_decides_the_static_page_and_no_attack(
 
 
 async def test_a_stale_index_decides_nothing(browser_choice: BrowserChoice, tmp_path: Path) -> None:
-    with SiteServer([_site()]) as server:
+    with SiteServer([_archive_site()]) as server:
         urls = _captured()
         bodies = _stale_bodies(urls, only=None)
         stale = await live_index(tmp_path / "stale.cdxj", urls, server.resolve(), bodies=bodies)

@@ -62,7 +62,7 @@ def _data_browser(host: str, *, table_fails: bool) -> Site:
     return site
 
 
-def _shop() -> Site:
+def _rare_shop() -> Site:
     site = Site("rare.test")
 
     def item(request: Request) -> Response:
@@ -105,7 +105,7 @@ async def template_run(
     sites = [
         _data_browser("split.test", table_fails=False),
         _data_browser("failing.test", table_fails=True),
-        _shop(),
+        _rare_shop(),
     ]
     with SiteServer(sites) as server:
         return await crawl(
