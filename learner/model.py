@@ -14,8 +14,8 @@ from typing import Any, Literal, TypeVar
 __all__ = [
     "Cause",
     "Document",
+    "Finding",
     "LiveOriginal",
-    "Outcome",
     "PairOutcome",
     "RenderFailure",
     "Rendering",
@@ -25,7 +25,8 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-Outcome = Literal["same", "changed", "failed"]
+Finding = Literal["same", "changed", "failed"]
+"""What comparing a sample's two URLs found: the same page, a changed one, or nothing."""
 Role = Literal["original", "candidate"]
 """Which URL of a sample a render is of."""
 
@@ -304,7 +305,7 @@ class PairOutcome:
 
     original: str
     candidate: str
-    outcome: Outcome
+    outcome: Finding
     reason: str = ""
     evidence: SampleEvidence = SampleEvidence()
     cause: Cause | None = None

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from learner.judge.compare import Comparison, compare
 from learner.judge.fingerprint import Fingerprint
-from learner.model import Cause, Outcome, Role
+from learner.model import Cause, Finding, Role
 
 __all__ = ["HOPELESS_ORIGINAL", "Decision", "Need", "Shot", "decide"]
 
@@ -69,7 +69,7 @@ class Need:
 class Decision:
     """The outcome of a sample, its causes and the comparison behind it, if any."""
 
-    outcome: Outcome
+    outcome: Finding
     cause: Cause
     reason: str
     comparison: Comparison | None = None

@@ -72,7 +72,7 @@ _LATE_LIMIT_S = 8.0
 _HEIGHT = """() => Math.max(document.documentElement ? document.documentElement.scrollHeight : 0,
   document.body ? document.body.scrollHeight : 0)"""
 
-Outcome = Literal["settled", "unsettled", "failed"]
+Settling = Literal["settled", "unsettled", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class LearnerCapture:
     error: RenderError | None = None
 
     @property
-    def outcome(self) -> Outcome:
+    def outcome(self) -> Settling:
         """``settled``, ``unsettled`` or ``failed``."""
         if self.rendering is None:
             return "failed"
