@@ -44,7 +44,7 @@ from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
 from learner.plan.picks import Picker
-from learner.plan.sampling import group_by_pattern, top_patterns
+from learner.plan.sampling import group_by_pattern, sample_seed, top_patterns
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
@@ -144,7 +144,7 @@ async def naive_cost(
     chosen = top_patterns(groups, config.top_patterns)
     params = naive = allowed = 0
     for group in chosen:
-        seed = f"{config.seed}:{target.key}:{group.pattern}"  # the learner's seed
+        seed = sample_seed(config.seed, target.key, group.pattern)
         samples = Picker.of(group, seed).first_picks(group.names, config.samples)
         for name in group.names:
             params += 1

@@ -244,14 +244,11 @@ async def _cover_companions(
     """
     spread = found.spread
 
-    def class_of(other: str, value: Value) -> Value:
-        return spread.others[other].class_of(value, config.min_share)
-
     while found.drawn < config.samples and _verdict(found, config, ()).neutral:
         tally = found.all
         missing = missing_classes(tally.contexts, tally.values, spread, required)
         held = held_values(tally, spread)
-        url = picker.covering(found.name, missing, class_of, held, found.urls)
+        url = picker.covering(found.name, missing, spread.class_of, held, found.urls)
         if not missing or url is None:
             return
         found.drawn += 1

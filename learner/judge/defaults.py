@@ -191,10 +191,7 @@ def _cover(spread: Spread, required: Collection[str], most: int) -> Cover:
     def missing(contexts: Sequence[Context]) -> dict[str, dict[Value, int]]:
         return missing_classes(contexts, [()] * len(contexts), spread, required)
 
-    def class_of(name: str, value: Value) -> Value:
-        return spread.others[name].class_of(value, spread.min_share)
-
-    return Cover(missing, class_of, most)
+    return Cover(missing, spread.class_of, most)
 
 
 def _gap(found: Mapping[str, Any], config: LearnerConfig, required: Collection[str]) -> str:

@@ -90,7 +90,7 @@ class _Verified:
         """The class of a kept parameter's value."""
         pivot = self._pivot(keep)
         assert pivot is not None
-        return self._seen(pivot)[1].others[other].class_of(value, self.config.min_share)
+        return self._seen(pivot)[1].class_of(other, value)
 
     def gap(self, keep: Iterable[str]) -> str:
         """Why the verified samples do not cover the kept parameters' values, if so."""

@@ -130,6 +130,10 @@ class Spread:
         paths, companions = len({p for p, _ in contexts}), len({c for _, c in contexts})
         return cls(paths, companions, urls, others, min_share, each)
 
+    def class_of(self, companion: str, value: Value) -> Value:
+        """The class of a value of one of the other parameters, reckoned at ``min_share``."""
+        return self.others[companion].class_of(value, self.min_share)
+
 
 def covered_share(templates: Mapping[str, int], tested: Sequence[str]) -> float:
     """The share of the URLs held by the templates in ``tested``.

@@ -6,8 +6,7 @@ samples of a default value and of the joint check of defaults. All of them follo
 seeded shuffle of the pattern's URLs (:meth:`Picker.of`), so the same URLs tend to serve
 every test (one render of an original serves several) and a run resumed from its
 checkpoint picks the very same samples. Two steps recur and are written once: one URL per
-path template (:meth:`Picker.per_template`) and the URL that brings the most uncovered
-URLs (:func:`most_gain`).
+path template, and the URL that brings the most uncovered URLs (:func:`most_gain`).
 """
 
 from __future__ import annotations
@@ -151,7 +150,18 @@ class Picker:
     def _value(self, index: int, name: str) -> Value:
         return param_values(self.group.statics[index], name)
 
-    def per_template(
+    def _by_template(
+        self, templates: Iterable[str], skip: Collection[str] = ()
+    ) -> dict[str, list[int]]:
+        """The URLs of each of ``templates``, in the seeded order, those in ``skip`` left out."""
+        by_template: dict[str, list[int]] = {template: [] for template in templates}
+        for index in self.order:
+            listed = by_template.get(template_of(self.group.statics[index]))
+            if listed is not None and self.group.urls[index] not in skip:
+                listed.append(index)
+        return by_template
+
+    def _per_template(
         self,
         by_template: Mapping[str, Sequence[int]],
         name: str,
@@ -195,9 +205,7 @@ class Picker:
         ['max=10', 'max=10', 'max=5']
         """
         group = self.group
-        by_template: dict[str, list[int]] = {template: [] for template in template_urls(group)}
-        for index in self.order:
-            by_template[template_of(group.statics[index])].append(index)
+        by_template = self._by_template(template_urls(group))
         rows = [
             {name: param_values(static, name) for name in group.names} for static in group.statics
         ]
@@ -283,7 +291,7 @@ class Picker:
                     return True
             return False
 
-        for index in self.per_template(by_template, name, set())[:size]:
+        for index in self._per_template(by_template, name, set())[:size]:
             take(index)
         for index in ranked:
             if len(picks) == size:
@@ -360,17 +368,12 @@ class Picker:
     ) -> list[str]:
         """One URL of each of ``templates``, in that order, not among ``taken``.
 
-        As :meth:`per_template` picks: a value of ``name`` not taken yet first.
+        As :meth:`_per_template` picks: a value of ``name`` not taken yet first.
         """
         group = self.group
-        used = set(taken)
-        by_template: dict[str, list[int]] = {template: [] for template in templates}
-        for index in self.order:
-            listed = by_template.get(template_of(group.statics[index]))
-            if listed is not None and group.urls[index] not in used:
-                listed.append(index)
+        by_template = self._by_template(templates, set(taken))
         values = {param_values(group.static_of(url), name) for url in taken}
-        return [group.urls[i] for i in self.per_template(by_template, name, values)]
+        return [group.urls[i] for i in self._per_template(by_template, name, values)]
 
     def value_samples(
         self,
@@ -429,15 +432,17 @@ class Picker:
                 return [s for s in found if s.context not in chosen]
 
             cover.extend(picks, left, lambda s: s.context)
+        contexts = {s.context for s in picks}
+        paths = {context[0] for context in contexts}
         for new_path_only in (True, False):  # then new paths, then new companion values
             for source in found:
                 if len(picks) == size:
                     break
-                paths = {s.context[0] for s in picks}
-                contexts = {s.context for s in picks}
                 if source.context in contexts or (new_path_only and source.context[0] in paths):
                     continue
                 picks.append(source)
+                contexts.add(source.context)
+                paths.add(source.context[0])
         return [(url_of(s), s.context) for s in picks], templates_picked
 
     def joint_samples(
