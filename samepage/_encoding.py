@@ -115,7 +115,15 @@ def normalize_escapes(text: str, component: Component) -> str:
     """
     if component.safe.fullmatch(text) or component.clean.fullmatch(text):
         return text
+    if len(text) > _CACHED_TEXT:
+        return component.token.sub(_rewrite, text)
     return _normalize_slow(text, component)
+
+
+# Only a short text is cached (a whole query goes through here), so the cache's size is
+# bounded in bytes (at most 4096 texts of 256 characters and their rewrites, each at most
+# three times as long for ASCII input); a longer text is rewritten each time.
+_CACHED_TEXT = 256
 
 
 @lru_cache(maxsize=4096)

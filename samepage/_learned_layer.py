@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from samepage._query import Pair, value_of
-from samepage.learned import ParamVerdict, PatternEntry, TemplateScope
+from samepage._query import Pair, learned_value
+from samepage.learned import DefaultValue, ParamVerdict, PatternEntry, TemplateScope
 from samepage.rules import Rule
 
 if TYPE_CHECKING:
@@ -33,6 +33,15 @@ def _recorded(
     return recorded
 
 
+def _default_of(recorded: ParamVerdict, piece: str) -> DefaultValue | None:
+    """The learned default of ``recorded`` that ``piece`` carries, if any.
+
+    ``""`` names the spelling ``name=`` only: a bare ``name`` carries no default value.
+    """
+    value = learned_value(piece)
+    return recorded.defaults.get(value) if value is not None else None
+
+
 def _another_default(
     found: PatternEntry | None, scope: TemplateScope | None, name: str, pairs: list[Pair]
 ) -> bool:
@@ -46,7 +55,7 @@ def _another_default(
     for other, piece in pairs:
         if other != name and other not in together:
             recorded = _recorded(found, scope, other)
-            if recorded is not None and value_of(piece) in recorded.defaults:
+            if recorded is not None and _default_of(recorded, piece) is not None:
                 return True
     return False
 
@@ -59,32 +68,36 @@ def _default_decision(
     scope: TemplateScope | None,
     piece: str,
     pairs: list[Pair],
-    evidence: str,
+    evidence: str | None,
 ) -> tuple[bool, Rule] | None:
     """The decision a learned default of ``name`` makes on this URL, if any.
 
-    ``where`` is the rule id's ``HOST:LABEL`` part; ``evidence`` is added to the detail.
+    ``where`` is the rule id's ``HOST:LABEL`` part. ``evidence`` is ``None`` on
+    ``normalize``, which reads no rule's detail: the detail is written only for ``explain``,
+    which passes the note to end it with (``""`` for none).
     """
-    value = value_of(piece)
-    default = recorded.defaults.get(value)
+    default = _default_of(recorded, piece)
     if default is None:
         return None
     # The learner tested each default alone, where the parameter appears once, and
     # several together only for the names of the pattern's joint_defaults.
     if _another_default(found, scope, name, pairs):
-        return True, Rule(
-            f"learned:{where}:{name}:default-with-another",
-            "learned",
-            "a learned default, kept: another parameter of the URL has its default "
-            f"too, and the two were not proven droppable together{evidence}",
+        detail = (
+            "a learned default, kept: another parameter of the URL has its default too, "
+            f"and the two were not proven droppable together{evidence}"
+            if evidence is not None
+            else ""
         )
+        return True, Rule(f"learned:{where}:{name}:default-with-another", "learned", detail)
     if _count_name(pairs, name) == 1:
-        return False, Rule(
-            f"learned:{where}:{name}:default={value}",
-            "learned",
+        value = piece.partition("=")[2]
+        detail = (
             f"a learned default: the page with {name}={value} and without {name} "
-            f"were the same on {default.tested} sample(s){evidence}",
+            f"were the same on {default.tested} sample(s){evidence}"
+            if evidence is not None
+            else ""
         )
+        return False, Rule(f"learned:{where}:{name}:default={value}", "learned", detail)
     return None
 
 
@@ -117,7 +130,9 @@ def _companion_note(values: object) -> str:
             else 0
         )
         share = seen.get("share")
-        if isinstance(share, (int, float)):
+        # A share is a number in [0, 1]: compared exactly, so a 300-digit integer is no
+        # share (formatting it as a float would overflow) and is left out.
+        if isinstance(share, (int, float)) and not isinstance(share, bool) and 0 <= share <= 1:
             notes.append(
                 f"{name}: {covered} of {seen.get('classes_seen')} value classes, "
                 f"{share:.1%} of {seen.get('urls')} URLs"
@@ -151,11 +166,14 @@ def _learned_decision(
     piece: str,
     pairs: list[Pair],
     template: str | None,
+    detailed: bool,
 ) -> tuple[bool, Rule] | None:
     """The learned layer's decision, or None when it has none.
 
     The pattern's verdicts (its template scope's first), else the shared evidence of the
-    URL's template, else the domain fallback.
+    URL's template, else the domain fallback. Only with ``detailed`` (for ``explain``) do
+    the rules carry their detail (``source``): ``normalize`` reads no rule's text, and a
+    detail built from a file's evidence has no place on its path.
     """
     entry = policy.learned
     assert entry is not None
@@ -167,7 +185,7 @@ def _learned_decision(
     found = entry.patterns.get(pattern) if pattern is not None else None
     scope: TemplateScope | None = None
     recorded: ParamVerdict | None = None
-    evidence = ""
+    shared = False
     label = pattern
     if found is not None:
         if template is not None and found.templates:
@@ -186,14 +204,16 @@ def _learned_decision(
         recorded = scope.params.get(name) if scope is not None else None
         label = f"*@{template}"
         if recorded is not None:
-            evidence = _shared_evidence(recorded)
+            shared = True
             unseen = _unseen_companions(recorded, pattern, name)
             if unseen and (recorded.neutral or recorded.defaults):
+                detail = ""
+                if detailed:
+                    of = _shared_evidence(recorded).removeprefix("; shared evidence")
+                    detail = f"kept: the shared evidence{of} never had {name} beside "
+                    detail += ", ".join(unseen)
                 return True, Rule(
-                    f"learned:{key}:{label}:{name}:unseen-companions",
-                    "learned",
-                    f"kept: the shared evidence{evidence.removeprefix('; shared evidence')} "
-                    f"never had {name} beside {', '.join(unseen)}",
+                    f"learned:{key}:{label}:{name}:unseen-companions", "learned", detail
                 )
     if recorded is None:
         fallback = policy.fallback
@@ -204,26 +224,35 @@ def _learned_decision(
                 f"learned:{key}:*:{name}:{kind}", "learned", "domain-level fallback"
             )
         return None
+    evidence = (_shared_evidence(recorded) if shared else "") if detailed else None
     if recorded.defaults:
         where = f"{key}:{label}"
         decided = _default_decision(where, name, recorded, found, scope, piece, pairs, evidence)
         if decided is not None:
             return decided
     assert label is not None  # a recorded verdict came from a pattern or a template scope
+    if evidence is not None:
+        return not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, evidence)
     decided = policy.verdict_rules.get((label, name))
     if decided is None:
-        decided = not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, evidence)
+        decided = not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, None)
         policy.verdict_rules[(label, name)] = decided
     return decided
 
 
-def _verdict_rule(where: str, name: str, recorded: ParamVerdict, evidence: str) -> Rule:
-    """The rule of a recorded verdict, its detail the counts, reason and coverage."""
+def _verdict_rule(where: str, name: str, recorded: ParamVerdict, evidence: str | None) -> Rule:
+    """The rule of a recorded verdict, its detail the counts, reason and coverage.
+
+    The detail is written for ``explain`` only (``evidence`` not None: the note to end it
+    with); the counts and coverage are the file's own numbers.
+    """
+    rule_id = f"learned:{where}:{name}:{recorded.verdict}"
+    if evidence is None:
+        return Rule(rule_id, "learned")
     detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
     if recorded.reason:
         detail += f"; {recorded.reason}"
     covered = recorded.extra.get("coverage")
     if isinstance(covered, dict) and covered.get("values"):
         detail += _companion_note(covered["values"])
-    return Rule(f"learned:{where}:{name}:{recorded.verdict}", "learned", detail + evidence)
-
+    return Rule(rule_id, "learned", detail + evidence)

@@ -20,6 +20,8 @@ _DEFAULT = Rule(
     "default:keep", "default", "unknown parameters are kept: never merge distinct pages"
 )
 _NAME_CACHE_LIMIT = 2_000
+# Names up to this length are cached (the per-name tables stay within a few MB per policy).
+_CACHED_NAME = 256
 
 
 class _HostPolicy:
@@ -123,7 +125,7 @@ class _HostPolicy:
                 if rule is not None:
                     decided = (_KEEP, rule)
                     break
-        if len(self.names) < _NAME_CACHE_LIMIT:
+        if len(self.names) < _NAME_CACHE_LIMIT and len(name) <= _CACHED_NAME:
             self.names[name] = decided
         return decided
 
@@ -136,20 +138,27 @@ class _HostPolicy:
         code = self.static(name)[0]
         if code == _OPEN and self.learned is None and self.ambiguous_rule(name) is None:
             code = _KEEP
-        if len(self.codes) < _NAME_CACHE_LIMIT:
+        if len(self.codes) < _NAME_CACHE_LIMIT and len(name) <= _CACHED_NAME:
             self.codes[name] = code
         return code
 
     def dynamic(
-        self, name: str, piece: str, pattern: str | None, pairs: list[Pair], template: str | None
+        self,
+        name: str,
+        piece: str,
+        pattern: str | None,
+        pairs: list[Pair],
+        template: str | None,
+        detailed: bool = False,
     ) -> tuple[bool, Rule]:
         """Learned, ambiguous and default layers for a name the static rules left open.
 
         ``pairs`` are the URL's other parameters, for rules that need a partner name;
         ``template`` is the URL's path template when the host is :attr:`scoped`, else None.
+        With ``detailed`` (``explain``), a learned rule carries its detail text.
         """
         if self.learned is not None:
-            decided = _learned_decision(self, name, pattern, piece, pairs, template)
+            decided = _learned_decision(self, name, pattern, piece, pairs, template, detailed)
             if decided is not None:
                 return decided
         ambiguous = self.ambiguous_rule(name)
@@ -190,17 +199,18 @@ class _HostPolicy:
         found = self.ambiguous.get(lower)
         if found is None and lower.startswith(self.prefix_keys):
             found = next(r for p, r in self.prefixes if lower.startswith(p))
-        if len(self.by_name) < _NAME_CACHE_LIMIT:
+        if len(self.by_name) < _NAME_CACHE_LIMIT and len(name) <= _CACHED_NAME:
             self.by_name[name] = found
         return found
 
 
 def first_pass(
-    policy: _HostPolicy, pairs: list[Pair], template: str | None
+    policy: _HostPolicy, pairs: list[Pair], template: str | None, *, detailed: bool = False
 ) -> tuple[list[tuple[int, Rule | None]], str, list[tuple[bool, Rule]]]:
     """Each pair's static code and the pattern key, and each pair's decision before conflicts.
 
-    ``template`` is the URL's path template when the policy is scoped, else None.
+    ``template`` is the URL's path template when the policy is scoped, else None;
+    ``detailed`` asks for the learned rules' detail text (``explain``).
     """
     statics = [policy.static(name) for name, _ in pairs]
     live = [pair for pair, (code, _) in zip(pairs, statics, strict=True) if code != _DROP]
@@ -208,7 +218,7 @@ def first_pass(
     decided: list[tuple[bool, Rule]] = []
     for (name, piece), (code, rule) in zip(pairs, statics, strict=True):
         if code == _OPEN:
-            decided.append(policy.dynamic(name, piece, pattern, live, template))
+            decided.append(policy.dynamic(name, piece, pattern, live, template, detailed))
         else:
             assert rule is not None
             decided.append((code == _KEEP, rule))

@@ -14,6 +14,7 @@ from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes
 from samepage.errors import InvalidURL
 
 __all__ = [
+    "CACHED_HOST",
     "Parts",
     "host_and_port",
     "join_url",
@@ -35,6 +36,15 @@ _NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)")
 _PATH_SAFE = PATH.safe.fullmatch
 # RFC 6874: ZoneID = 1*( unreserved / pct-encoded )
 _ZONE = re.compile(r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+")
+# The caches of hosts and paths take short inputs only, so their size is bounded in bytes,
+# not just in entries: a host longer than a DNS name can be (253) or a path longer than
+# _CACHED_PATH is worked out each time (a long input costs its own length to read anyway),
+# and never held; a path that long is seldom seen twice. With ASCII input that is at most
+# about 65536 * 0.7 KB for hosts and 32768 * 0.5 KB for paths (each entry its input, its
+# output and the cache's own bookkeeping). The normalizer's per-host tables hold no longer
+# host either.
+CACHED_HOST = 253
+_CACHED_PATH = 128
 
 
 # (scheme, userinfo, host, port, path, raw query, fragment); a plain tuple is the cheapest
@@ -85,7 +95,8 @@ def split_url(url: str) -> Parts | None:
         if port:
             port = _normalize_port(url, port, scheme)
     try:
-        host = _normalize_host(authority)
+        # _normalize_host() and normalize_path() inlined: every URL comes here.
+        host = _cached_host(authority) if len(authority) <= CACHED_HOST else _host_form(authority)
     except ValueError as exc:
         raise InvalidURL(url, str(exc)) from None
     return (
@@ -93,7 +104,7 @@ def split_url(url: str) -> Parts | None:
         userinfo,
         host,
         port,
-        normalize_path(path),
+        _cached_path(path) if len(path) <= _CACHED_PATH else _path_form(path),
         query,
         normalize_fragment(fragment) if fragment else "",
     )
@@ -224,12 +235,18 @@ def _normalize_port(url: str, port: str, scheme: str) -> str:
     return "" if text == DEFAULT_PORTS[scheme] else text
 
 
-@lru_cache(maxsize=65536)
 def _normalize_host(host: str) -> str:
     """The host in one form: lower case, IDNA, IPs canonical, no trailing dot.
 
+    Cached for a host no longer than a DNS name can be (:data:`CACHED_HOST`).
+
     Raises ValueError when the string cannot be a host; split_url names the URL.
     """
+    return _cached_host(host) if len(host) <= CACHED_HOST else _host_form(host)
+
+
+def _host_form(host: str) -> str:
+    """:func:`_normalize_host`, uncached."""
     if _ASCII_HOST.fullmatch(host):
         name = host
     else:
@@ -254,6 +271,9 @@ def _normalize_host(host: str) -> str:
     if _NUMBER.fullmatch(last):
         return _ipv4(name)
     return name
+
+
+_cached_host = lru_cache(maxsize=65536)(_host_form)
 
 
 def _decode_host(host: str) -> str:
@@ -336,9 +356,6 @@ def _ipv6(literal: str) -> str:
     return f"[{compressed}]"
 
 
-# Cached whole: a site's paths repeat (/watch, /search, /product), and a hit costs half the
-# checks that find a path already normal.
-@lru_cache(maxsize=32768)
 def normalize_path(path: str) -> str:
     """Normalise a path: escapes, dot segments, ``//`` runs and one trailing slash.
 
@@ -349,11 +366,21 @@ def normalize_path(path: str) -> str:
     >>> normalize_path("/%7Euser/")
     '/~user'
     """
+    return _cached_path(path) if len(path) <= _CACHED_PATH else _path_form(path)
+
+
+def _path_form(path: str) -> str:
+    """:func:`normalize_path`, uncached."""
     if "%" not in path and "//" not in path and "/." not in path and _PATH_SAFE(path):
         if len(path) > 1 and path[-1] == "/":
             return path[:-1]
         return path
     return _normalize_path_slow(path)
+
+
+# Cached whole (a short path only): a site's paths repeat (/watch, /search, /product), and a
+# hit costs half the checks that find a path already normal.
+_cached_path = lru_cache(maxsize=32768)(_path_form)
 
 
 def _normalize_path_slow(path: str) -> str:

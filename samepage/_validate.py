@@ -31,6 +31,15 @@ from samepage.templates import is_template, path_template
 
 __all__ = ["Reader", "host_key"]
 
+MAX_COUNT = 2**63 - 1
+"""The largest count a learned set holds (a signed 64-bit integer, as DuckDB and Arrow
+read counts); a larger one is no count of samples or URLs, and is refused."""
+
+_INT_DIGITS = 10**4300
+"""An integer anywhere in a document must have fewer digits than this has: the parser's own
+limit (``sys.int_info.default_max_str_digits``), so every integer read can be written and
+printed again."""
+
 
 def host_key(key: str, where: str) -> str:
     """Check that ``key`` (``host`` or ``host:port``) is written as URLs carry it.
@@ -118,6 +127,9 @@ class Reader:
     def count(self, value: Any, where: str) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise self.fail(where, f"expected a non-negative integer, got {value!r}")
+        if value > MAX_COUNT:
+            digits = len(str(value))
+            raise self.fail(where, f"a count is at most 2**63 - 1, got a number of {digits} digits")
         return value
 
     def writable(self, doc: Mapping[str, Any]) -> None:
@@ -132,6 +144,8 @@ class Reader:
             where, value = stack.pop()
             if isinstance(value, float) and not math.isfinite(value):
                 raise self.fail(where, f"{value!r} is not a JSON number")
+            if isinstance(value, int) and not -_INT_DIGITS < value < _INT_DIGITS:
+                raise self.fail(where, "an integer of thousands of digits is not a JSON number")
             if isinstance(value, str):
                 self.encodable(value, where)
             elif isinstance(value, Mapping):

@@ -12,6 +12,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -336,9 +337,19 @@ def changed_too_often(changed: int, tested: int, threshold: float) -> bool:
 
     The change-rate rule of the learning method: a parameter is neutral only where this is
     false (and a sample was tested). The learner decides with it and the reader checks
-    neutral verdicts with it.
+    neutral verdicts with it. Any integer counts are compared: a count too large for a
+    float is compared exactly, never turned into one.
+
+    >>> changed_too_often(1, 10, 0.1), changed_too_often(2, 10, 0.1)
+    (False, True)
+    >>> changed_too_often(1, 10**400, 0.5)
+    False
     """
-    return changed > threshold * tested
+    try:
+        allowed = threshold * tested
+    except OverflowError:  # int too large to convert to float
+        return Fraction(changed) > Fraction(threshold) * tested
+    return changed > allowed  # an int and a float compare exactly, whatever their size
 
 
 def pattern_names(pattern: str) -> list[str]:

@@ -23,7 +23,7 @@ from samepage._models import Explanation, ParamDecision
 from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict, first_pass
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
-from samepage._url import Parts, join_url, split_url
+from samepage._url import CACHED_HOST, Parts, join_url, split_url
 from samepage.errors import InvalidURL
 from samepage.learned import (
     LearnedSet,
@@ -201,7 +201,8 @@ class MIQPSNormalizer:
                 policy = self._shared[shared] = _HostPolicy(
                     self, domain, allow[1] if allow else None, learned, excepted
                 )
-            self._policies[key] = policy
+            if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
+                self._policies[key] = policy
         return policy
 
     def _path_policy(self, parts: Parts) -> _HostPolicy:
@@ -250,7 +251,8 @@ class MIQPSNormalizer:
             redirects = self.rules.redirect_rules(host)
             aliases = self.rules.aliases.get(host, ())
             found = HostRewrites.of(redirects, aliases) if redirects or aliases else NO_REWRITES
-            self._rewrites[host] = found
+            if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
+                self._rewrites[host] = found
         return found
 
     def _rewrite(self, parts: Parts, steps: list[Rewrite] | None) -> Parts:
@@ -398,7 +400,7 @@ class MIQPSNormalizer:
         policy = self._path_policy(parts)
         pairs = query_pairs(parts[5])
         template = path_template(parts[4]) if policy.scoped else None
-        statics, pattern, decided = first_pass(policy, pairs, template)
+        statics, pattern, decided = first_pass(policy, pairs, template, detailed=True)
         if policy.learned is not None:
             decided = _keep_on_conflict(policy, pairs, statics, decided, pattern, template)
         decisions = [

@@ -26,8 +26,11 @@ A value is a default only when all of these hold:
 
 Values observed in too few contexts to meet these are not tested at all, and a value whose
 removal already changed the page in the parameter's own test is rejected on that evidence:
-neither costs a render. Defaults of several parameters leave one URL together only after
-the joint check (:func:`check_joint_defaults`).
+neither costs a render. A bare name (``flag``, :data:`~learner.plan.sampling.BARE`) is a
+value of its own, never tested: a learned default names a value of ``flag=value``
+(``""`` is ``flag=``), and the normalizer keeps a bare name whatever the defaults.
+Defaults of several parameters leave one URL together only after the joint check
+(:func:`check_joint_defaults`).
 
 Each default is proven alone, so ``page=1`` and ``sort=relevance`` are each the page without
 them. Whether ``?q=oak&page=1&sort=relevance`` is the page ``?q=oak`` is a further claim,
@@ -60,6 +63,7 @@ from learner.judge.tally import (
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.picks import Cover, Picker, carries_all
 from learner.plan.sampling import (
+    BARE,
     Context,
     PatternGroup,
     Value,
@@ -114,6 +118,11 @@ parameter's own test points at it (:func:`same_values`, :func:`marked_values`).
 
 def _ranked(counts: Counter[str]) -> list[str]:
     return sorted(counts, key=lambda v: (-counts[v], v))
+
+
+def _testable(values: Iterable[str]) -> list[str]:
+    """``values`` without :data:`~learner.plan.sampling.BARE`, which no default can name."""
+    return [value for value in values if value != BARE]
 
 
 def same_values(group: PatternGroup, name: str, verdict: ParamVerdict) -> list[str]:
@@ -181,8 +190,8 @@ def candidate_values(
     pointed: list[str] = []
     single = {context_of(s, name) for s in group.statics if len(param_values(s, name)) == 1}
     if len(single) >= config.min_samples:  # the contexts a pointed-at value can be tested in
-        pointed = list(dict.fromkeys(evidence))[: config.default_values]
-    return list(dict.fromkeys([*pointed, *supported[: config.default_values]]))
+        pointed = list(dict.fromkeys(_testable(evidence)))[: config.default_values]
+    return list(dict.fromkeys([*pointed, *_testable(supported)[: config.default_values]]))
 
 
 def _cover(spread: Spread, required: Collection[str], most: int) -> Cover:
@@ -347,7 +356,7 @@ async def learn_defaults(
             continue
         changing = _changed_values(group, name, verdict)
         if name in few:
-            candidates = observed_values(group, name)
+            candidates = _testable(observed_values(group, name))
         else:
             pointed: list[str] = []
             if FROM_EVIDENCE:

@@ -21,6 +21,7 @@ from samepage import InvalidURL, MIQPSNormalizer, path_template, query_params, u
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "BARE",
     "MAX_GROUP_URLS",
     "Context",
     "PatternGroup",
@@ -47,6 +48,15 @@ MAX_GROUP_URLS = 1000
 
 Value = tuple[str, ...]
 """A parameter's value in one URL, spelled as in the normalised URL (several if repeated)."""
+
+BARE = "#bare"
+"""The value of a bare name (``flag``, without ``=``), as the learner reads it.
+
+``flag`` and ``flag=`` are different URLs (the key keeps both), so samples of one are no
+evidence about the other: ``""`` is the value of ``flag=`` only. No query value holds
+``#``, so no value is spelled so. A learned default never names it (docs/learned-format.md):
+the learner does not test a bare name as a default, and the normalizer keeps it.
+"""
 
 Context = tuple[str, tuple[tuple[str, ...], ...]]
 """Where a parameter is tested: the URL's path and the values of its other parameters."""
@@ -156,8 +166,12 @@ def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
 
 
 def param_values(url: str, name: str) -> Value:
-    """Every value of ``name`` in a normalised URL, in order (read by samepage)."""
-    return tuple(value for n, value in query_params(url) if n == name)
+    """Every value of ``name`` in a normalised URL, in order (read by samepage).
+
+    >>> param_values("https://s.example/l?flag&flag=&flag=1", "flag")
+    ('#bare', '', '1')
+    """
+    return tuple(value for n, value in query_params(url, bare=BARE) if n == name)
 
 
 def context_of(static: str, name: str) -> Context:
@@ -167,7 +181,7 @@ def context_of(static: str, name: str) -> Context:
     ('/list', (('q', 'oak'), ('size', '10')))
     """
     companions: dict[str, list[str]] = {}
-    for other, value in query_params(static):
+    for other, value in query_params(static, bare=BARE):
         if other != name:
             companions.setdefault(other, []).append(value)
     path = urlsplit(static).path
@@ -215,14 +229,15 @@ def read_piece(piece: str) -> tuple[str, str]:
     """One query piece (``name=value``) as :func:`samepage.query_params` reads it.
 
     The one reading of a parameter's name for sampling, default values and archive
-    evidence, so ``%61=1`` and ``a=1`` are one parameter everywhere. An empty piece, or
-    one samepage cannot read, reads as ``("", "")`` (it is never a parameter studied).
+    evidence, so ``%61=1`` and ``a=1`` are one parameter everywhere; a bare name has the
+    value :data:`BARE`, so ``a`` and ``a=`` are two values. An empty piece, or one samepage
+    cannot read, reads as ``("", "")`` (it is never a parameter studied).
 
-    >>> read_piece("%61=1"), read_piece("a"), read_piece("%7e=%7e"), read_piece("")
-    (('a', '1'), ('a', ''), ('~', '~'), ('', ''))
+    >>> read_piece("%61=1"), read_piece("a"), read_piece("a="), read_piece("")
+    (('a', '1'), ('a', '#bare'), ('a', ''), ('', ''))
     """
     try:
-        found = query_params(_PIECE_BASE + piece)
+        found = query_params(_PIECE_BASE + piece, bare=BARE)
     except InvalidURL:
         return "", ""
     return found[0] if found else ("", "")
@@ -252,20 +267,23 @@ def edit_observed(
 
     The one editor of observed URLs: names are read as the normaliser reads them
     (:func:`param_name`); everything else stays as observed: order, spelling, other
-    parameters, the fragment. A value is spelled as in a normalised URL. A URL that loses
-    parameters loses the empty pieces around them too (and its ``?`` with the last one).
+    parameters, the fragment. A value is spelled as in a normalised URL; :data:`BARE`
+    writes the bare name and ``""`` the name with ``=``. A URL that loses parameters loses
+    the empty pieces around them too (and its ``?`` with the last one).
 
     >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", values={"a": "en"})
     'https://s.example/p/?b=2&%61=en&c=3#top'
     >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", drop=["a", "b"])
     'https://s.example/p/?c=3#top'
+    >>> edit_observed("https://s.example/p?a&b", values={"a": "", "b": BARE})
+    'https://s.example/p?a=&b'
     """
     names, given = set(drop), values or {}
     base, mark, pieces, fragment = _observed_pieces(url)
     if not mark:
         return url
     edited = [
-        f"{p.partition('=')[0]}={given[n]}" if p and n in given else p
+        _spelled(p.partition("=")[0], given[n]) if p and n in given else p
         for n, p in pieces
         if not p or n not in names
     ]
@@ -273,6 +291,11 @@ def edit_observed(
         return f"{base}{mark}{'&'.join(edited)}{fragment}"
     rest = "&".join(edited).strip("&")
     return f"{base}?{rest}{fragment}" if rest else f"{base}{fragment}"
+
+
+def _spelled(name: str, value: str) -> str:
+    """The query piece of ``name`` (as observed) with ``value`` (:data:`BARE`: no ``=``)."""
+    return name if value == BARE else f"{name}={value}"
 
 
 def with_value(url: str, name: str, value: str) -> str:

@@ -106,6 +106,30 @@ def test_learned_option_and_bad_learned_file(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "unknown version 9" in bad.stderr
 
 
+def _huge_numbers(tested: int, share: int) -> str:
+    sid = {"verdict": "neutral", "tested": tested}
+    share_of = {"verdict": "non-neutral", "coverage": {"values": {"sid": {"share": share}}}}
+    pattern = {"urls": 2, "params": {"id": share_of, "sid": sid}}
+    doc = {"format": "samepage.learned", "version": 1}
+    doc["domains"] = {"s.example": {"patterns": {"id&sid": pattern}}}
+    return json.dumps(doc)
+
+
+def test_huge_numbers_in_a_learned_file_are_refused_or_read(tmp_path: Path) -> None:
+    # Before, a tested count of 10**400 ended in an OverflowError traceback (exit 1), and a
+    # 331-digit share crashed every normalisation of its pattern.
+    learned = tmp_path / "learned.json"
+    learned.write_text(_huge_numbers(10**400, 1), encoding="utf-8")
+    bad = run("normalize", "--learned", str(learned), stdin="https://s.example/?sid=1&id=2\n")
+    assert bad.returncode == 2 and "a count is at most 2**63 - 1" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    learned.write_text(_huge_numbers(3, int("9" * 331)), encoding="utf-8")
+    good = run("normalize", "--learned", str(learned), stdin="https://s.example/?sid=1&id=2\n")
+    assert (good.returncode, good.stdout) == (0, "https://s.example/?id=2\n")
+    trace = run("explain", "--learned", str(learned), "https://s.example/?sid=1&id=2")
+    assert trace.returncode == 0 and "Traceback" not in trace.stderr
+
+
 def test_explain_text_and_json() -> None:
     url = "https://www.youtube.com/watch?v=abc&utm_source=x"
     text = run("explain", url)

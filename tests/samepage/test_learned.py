@@ -23,6 +23,7 @@ from samepage import (
     dump_learned,
     load_learned,
 )
+from samepage.learned import changed_too_often
 
 
 def _verdict_json(verdict: str, tested: int = 5, changed: int = 0, **extra: Any) -> dict[str, Any]:
@@ -425,6 +426,39 @@ def test_the_normalizer_drops_a_learned_default_and_keeps_every_other_value() ->
     assert "a learned default" in page.source and "3 sample(s)" in page.source
 
 
+def test_an_empty_default_drops_the_empty_value_and_keeps_a_bare_name(tmp_path: Path) -> None:
+    # "" names the spelling page= only: a bare page is a value of its own, which no
+    # default names. Before, ?page&q=oak became ?q=oak, merging it with the page without.
+    doc = _default_doc({"": {"tested": 3}})
+    path = tmp_path / "learned.json"
+    dump_learned(load_learned(doc), path)  # an old file's "" default reads the same way
+    for learned in (doc, path):
+        norm = MIQPSNormalizer(learned=learned)
+        base = "https://s.example/search?q=oak"
+        assert norm.normalize(base + "&page=") == base
+        assert norm.normalize(base + "&page") == "https://s.example/search?page&q=oak"
+        assert not norm.same(base + "&page", base)
+        rules = {p.value: p.rule for p in norm.explain(base + "&page").params}
+        assert rules[""] == "learned:s.example:page&q:page:non-neutral"
+        empty = next(p for p in norm.explain(base + "&page=").params if p.name == "page")
+        assert not empty.kept and empty.rule == "learned:s.example:page&q:page:default="
+
+
+def test_a_bare_name_carries_no_default_that_keeps_another_default() -> None:
+    # Defaults are dropped one per URL unless proven together: a bare sort carries no
+    # default, so it does not stop page=1 from going.
+    page = {"verdict": "non-neutral", "tested": 4, "changed": 4, "defaults": {"1": {"tested": 3}}}
+    sort = {"verdict": "non-neutral", "tested": 4, "changed": 4, "defaults": {"": {"tested": 3}}}
+    doc = _default_doc({})
+    doc["domains"]["s.example"]["patterns"] = {
+        "page&q&sort": {"urls": 9, "params": {"page": page, "sort": sort}}
+    }
+    norm = MIQPSNormalizer(learned=doc)
+    base = "https://s.example/search?q=oak"
+    assert norm.normalize(base + "&page=1&sort") == base + "&sort"
+    assert norm.normalize(base + "&page=1&sort=") == "https://s.example/search?page=1&q=oak&sort="
+
+
 def _two_defaults_doc(joint: Any = None) -> dict[str, Any]:
     """``page=1`` and ``sort=top`` learned on ``page&q&sort``, with ``joint`` if given."""
     page = {"verdict": "non-neutral", "tested": 4, "changed": 4, "defaults": {"1": {"tested": 3}}}
@@ -536,6 +570,35 @@ def test_a_neutral_verdict_may_change_as_often_as_the_threshold_allows() -> None
     doc["settings"] = {"threshold": "high"}
     with pytest.raises(LearnedFormatError, match=r"settings.threshold: expected a number"):
         load_learned(doc)
+
+
+@pytest.mark.parametrize(
+    "changed, tested, threshold, expected",
+    [
+        (1, 10, 0.1, False),
+        (2, 10, 0.1, True),
+        (0, 10**400, 0.0, False),
+        (1, 10**400, 0.0, True),
+        (10**399, 10**400, 0.5, False),
+        (10**400, 10**400, 0.5, True),
+        (10**400, 3, 0.5, True),
+    ],
+)
+def test_the_change_rate_rule_compares_counts_of_any_size(
+    changed: int, tested: int, threshold: float, expected: bool
+) -> None:
+    # Before, a count too large for a float raised OverflowError (threshold * tested).
+    assert changed_too_often(changed, tested, threshold) is expected
+
+
+def test_counts_too_large_for_a_count_are_refused() -> None:
+    # Before, a neutral verdict tested 10**400 times crashed the reader (OverflowError).
+    for tested in (10**400, 2**63):
+        with pytest.raises(LearnedFormatError, match=r"\.tested: a count is at most 2\*\*63 - 1"):
+            load_learned(_one_verdict(verdict="neutral", tested=tested))
+    assert load_learned(_one_verdict(verdict="neutral", tested=2**63 - 1))
+    with pytest.raises(LearnedFormatError, match="integer of thousands of digits"):
+        load_learned(_one_verdict(verdict="non-neutral", tested=1, cost=10**5000))
 
 
 def test_numbers_too_large_for_a_float_are_refused(tmp_path: Path) -> None:

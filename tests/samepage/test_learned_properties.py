@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
+from itertools import product
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samepage import LearnedSet, MIQPSNormalizer, dump_learned, load_learned
+from samepage import (
+    LearnedFormatError,
+    LearnedSet,
+    MIQPSNormalizer,
+    _conflicts,
+    dump_learned,
+    load_learned,
+)
 from samepage.learned import dumps_learned, parse_json
 
 _NAMES = ("a", "b", "c", "ref")  # "ref" is also an ambiguous name: dropped for "twitter"
-_VALUES = ("1", "2", "twitter")
+_VALUES = ("1", "2", "twitter", "")  # "" is the value of "a=", never of a bare "a"
 _TEMPLATES = ("/p", "/p/{id}")
 _PATHS = ("/p", "/p/7", "/q")  # a template with no scope: /q
 
@@ -83,8 +95,9 @@ def _set(patterns: dict[str, Any]) -> dict[str, Any]:
 
 
 _query = st.lists(
-    st.tuples(st.sampled_from((*_NAMES, "utm_source")), st.sampled_from(_VALUES)), max_size=5
-).map(lambda pairs: "&".join(f"{n}={v}" for n, v in pairs))
+    st.tuples(st.sampled_from((*_NAMES, "utm_source")), st.sampled_from((*_VALUES, None))),
+    max_size=5,
+).map(lambda pairs: "&".join(n if v is None else f"{n}={v}" for n, v in pairs))  # None: bare
 
 
 @pytest.mark.slow
@@ -99,9 +112,69 @@ def test_every_key_normalises_to_itself(
     assert norm.normalize(key) == key, (url, key)
     # explain() keeps exactly the parameters the key holds.
     trace = norm.explain(url)
-    kept = sorted(f"{p.name}={p.value}" for p in trace.params if p.kept)
-    held = sorted(q for q in key.partition("?")[2].split("&") if q)
+    kept = sorted(f"{p.name}={p.value}".removesuffix("=") for p in trace.params if p.kept)
+    held = sorted(q.removesuffix("=") for q in key.partition("?")[2].split("&") if q)
     assert kept == held, (url, key)
+    # A bare name is its own value: no learned default (not even "", which is "a=") drops it.
+    pieces = [piece for piece in query.split("&") if piece]
+    bare = [p for piece, p in zip(pieces, trace.params, strict=True) if "=" not in piece]
+    assert not any(":default=" in p.rule for p in bare), (url, key)
+
+
+_NUMBERS = st.one_of(
+    st.integers(-3, 10),
+    st.integers(2**63 - 2, 2**63 + 2),
+    st.sampled_from([10**400, -(10**331), int("9" * 331), 10**4299, 2**1100]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+)
+_NUMBER_KEYS = ("tested", "changed", "failed", "urls", "threshold", "share", "classes_seen")
+
+
+@st.composite
+def _with_numbers(draw: st.DrawFn) -> dict[str, Any]:
+    """A generated learned set with numbers of every size and kind where numbers go."""
+    doc = draw(_learned())
+    objects: list[dict[str, Any]] = []
+    stack: list[Any] = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            objects.append(item)
+            stack.extend(item.values())
+    for found in objects:
+        if "verdict" in found and draw(st.booleans()):
+            values = {"share": draw(_NUMBERS), "urls": draw(_NUMBERS)}
+            values["classes_seen"] = draw(_NUMBERS)
+            found["coverage"] = {"values": {"a": values, "b": {"share": draw(_NUMBERS)}}}
+    for _ in range(draw(st.integers(1, 4))):
+        target = draw(st.sampled_from(objects))
+        target[draw(st.sampled_from(_NUMBER_KEYS))] = draw(_NUMBERS)
+    if draw(st.booleans()):
+        doc["settings"] = {"threshold": draw(_NUMBERS)}
+    return doc
+
+
+@settings(max_examples=300, deadline=None)
+@given(_with_numbers(), _query, st.sampled_from(_PATHS))
+def test_numbers_of_any_size_give_a_format_error_or_a_working_set(
+    doc: dict[str, Any], query: str, path: str
+) -> None:
+    # Before, a 331-digit share crashed every normalize of its pattern (OverflowError
+    # formatting a rule's detail) and a count of 10**400 crashed the reader.
+    try:
+        learned = load_learned(doc)
+    except LearnedFormatError:
+        return
+    norm = MIQPSNormalizer(learned=learned)
+    url = f"https://s.example{path}?{query}"
+    key = norm.normalize(url)
+    assert norm.normalize(key) == key
+    assert all(isinstance(p.source, str) for p in norm.explain(url).params)
+    learned.conflicts()
+    with contextlib.suppress(LearnedFormatError):
+        dumps_learned(learned)  # or writes what the reader reads
 
 
 @settings(max_examples=200, deadline=None)
@@ -188,3 +261,59 @@ def test_conflicts_list_the_neutral_and_the_default_cases() -> None:
     norm = MIQPSNormalizer(learned=doc)
     key = norm.normalize("https://s.example/p?page=1&q=x")
     assert key == "https://s.example/p?page=1&q=x" and norm.normalize(key) == key
+
+
+def _every_combination(
+    choices: list[list[str]], own: list[frozenset[str]], joint: list[bool]
+) -> Iterator[tuple[list[str], bool]]:
+    """Every combination of the probe values: the listing as it was, (d + 1) ** n probes."""
+    return ((list(chosen), False) for chosen in product(*choices))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_learned())
+def test_the_probes_list_what_every_combination_lists(doc: dict[str, Any]) -> None:
+    # The listing probes a few combinations of values per pattern instead of all of them;
+    # it must find exactly the conflicts all of them show.
+    learned = load_learned(doc)
+    with mock.patch.object(_conflicts, "_probes", _every_combination):
+        every = learned.conflicts()
+    assert learned.conflicts() == every
+
+
+def _many_defaults(joint: int) -> dict[str, Any]:
+    """One pattern of 11 parameters with 3 defaults each, ``joint`` of them proven together,
+    and the patterns left without each of them, where the others' defaults are new."""
+    names = [f"p{i:02}" for i in range(11)]
+
+    def verdict(values: list[str]) -> dict[str, Any]:
+        defaults = {v: {"tested": 3} for v in values}
+        return {"verdict": "non-neutral", "tested": 3, "changed": 3, "defaults": defaults}
+
+    patterns: dict[str, Any] = {
+        "&".join(names): {
+            "urls": 9,
+            "params": {n: verdict(["1", "2", "3"]) for n in names},
+        }
+    }
+    if joint:
+        patterns["&".join(names)]["joint_defaults"] = {"names": names[:joint], "tested": 2}
+    for gone in names:
+        rest = [n for n in names if n != gone]
+        patterns["&".join(rest)] = {"urls": 3, "params": {n: verdict(["4"]) for n in rest}}
+    return _set(patterns)
+
+
+@pytest.mark.parametrize("joint", [0, 8, 11])
+def test_conflicts_of_a_pattern_with_many_defaults_are_listed_quickly(joint: int) -> None:
+    # Before, the listing tried (3 + 1) ** 11 = 4 million URLs and gave no answer in 60 s.
+    learned = load_learned(_many_defaults(joint))
+    started = time.process_time()
+    conflicts = learned.conflicts()
+    assert time.process_time() - started < 2
+    # p00=1 goes alone and leaves pattern "p01&...&p10", where p01=4 (no default of the
+    # first pattern) would go too, and so would each other parameter at 4.
+    into = {c.into: c.names for c in conflicts if c.pattern.count("&") == 10}
+    assert into["&".join(f"p{i:02}" for i in range(1, 11))] == tuple(
+        f"p{i:02}=4" for i in range(1, 11)
+    )
