@@ -322,6 +322,10 @@ class Reader:
         )
 
     def defaults(self, value: Any, verdict: str, where: str) -> dict[str, DefaultValue]:
+        """A verdict's defaults, keyed by the value after ``name=`` (``""``: ``name=``).
+
+        No key names a bare ``name``: the normalizer keeps it, in files old and new.
+        """
         entries = self.mapping(value, where)
         if entries and verdict == "neutral":
             raise self.fail(where, "a neutral parameter is dropped whatever its value")

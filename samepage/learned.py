@@ -76,7 +76,8 @@ class ParamVerdict:
     """What the learner concluded about one parameter of one pattern, and on what evidence.
 
     ``defaults`` maps values (in the normalizer's query-value form) that mean "no parameter"
-    to their evidence: the normalizer drops ``name=value`` for those values only.
+    to their evidence: the normalizer drops ``name=value`` for those values only. ``""``
+    is the value of ``name=``; a bare ``name`` has no value a default names, and is kept.
     """
 
     verdict: Verdict

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import io
+import json
+import tempfile
 import time
 from collections.abc import Iterator
 from itertools import product
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from samepage import (
@@ -21,6 +25,7 @@ from samepage import (
     dump_learned,
     load_learned,
 )
+from samepage.cli import main
 from samepage.learned import dumps_learned, parse_json
 
 _NAMES = ("a", "b", "c", "ref")  # "ref" is also an ambiguous name: dropped for "twitter"
@@ -317,3 +322,42 @@ def test_conflicts_of_a_pattern_with_many_defaults_are_listed_quickly(joint: int
     assert into["&".join(f"p{i:02}" for i in range(1, 11))] == tuple(
         f"p{i:02}=4" for i in range(1, 11)
     )
+
+
+def _huge(field: str, value: Any) -> dict[str, Any]:
+    """A set whose pattern ``a`` has ``value`` for ``field`` of its neutral verdict."""
+    verdict: dict[str, Any] = {"verdict": "neutral", "tested": 3}
+    if field == "share":
+        verdict["coverage"] = {"values": {"b": {"share": value, "urls": 3}}}
+    else:
+        verdict[field] = value
+    return _set({"a": {"urls": 3, "params": {"a": verdict}}})
+
+
+@settings(max_examples=50, deadline=None)
+@given(_with_numbers(), _query, st.sampled_from(_PATHS))
+@example(_huge("tested", 10**400), "a=1", "/p")
+@example(_huge("share", int("9" * 331)), "a=1", "/p")
+def test_the_command_line_reads_a_learned_file_or_exits_2(
+    doc: dict[str, Any], query: str, path: str
+) -> None:
+    # Whatever numbers a learned file holds, normalize and explain answer or exit 2 naming
+    # the problem: never a traceback (before: OverflowError, exit 1).
+    url = f"https://s.example{path}?{query}"
+    with tempfile.TemporaryDirectory() as folder:
+        learned = Path(folder) / "learned.json"
+        learned.write_text(json.dumps(doc), encoding="utf-8")  # NaN and Infinity included
+        urls = Path(folder) / "urls.txt"
+        urls.write_text(url + "\n", encoding="utf-8")
+        try:
+            load_learned(learned)
+            expected = 0
+        except LearnedFormatError:
+            expected = 2
+        given = ["--learned", str(learned)]
+        for args in (["normalize", *given, str(urls)], ["explain", *given, "--json", "--", url]):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = main(args)
+            assert status == expected, err.getvalue()
+            assert "Traceback" not in err.getvalue()
