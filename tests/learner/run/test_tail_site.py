@@ -19,6 +19,7 @@ import pytest_asyncio
 from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
 from learner.judge.verdicts import VerdictCause, cause_of
+from learner.plan.coverage import left_line
 from learner.plan.targets import parse_target
 from learner.render.browser import BrowserChoice
 from learner.run.crawl import CrawlResult, crawl
@@ -85,6 +86,20 @@ def test_the_share_is_covered_and_the_long_tail_decided(tail_run: CrawlResult) -
         assert shared[name].neutral == (name in IGNORED), name
         url = f"http://{TAIL_HOST}/item/3?{name}=x"
         assert norm.normalize(url) == (f"http://{TAIL_HOST}/item/3" if name in IGNORED else url)
+
+
+@pytest.mark.browser
+def test_the_closing_table_shows_the_share_and_the_patterns_left(
+    tail_run: CrawlResult, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from learner.cli import _print_summary
+
+    _print_summary(tail_run)
+    printed = capsys.readouterr().out
+    coverage = tail_run.stats["domains"][TAIL_HOST]["coverage"]
+    assert f"{coverage['share']:.1%}" in printed
+    assert left_line(coverage) in printed and "(4)" in left_line(coverage)
+    assert f"evidence they share: {tail_run.stats['covered_share']:.1%}" in printed
 
 
 @pytest.mark.browser
