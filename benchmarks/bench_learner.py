@@ -10,7 +10,11 @@ Everything runs in one process against the multi-site test fixture, served on 12
    observed-URL log, with no politeness delay. A naive MIQPS run of the same settings renders,
    for every parameter of every studied pattern, the original and the URL without the
    parameter on each of up to ``--samples`` sample URLs: no sharing between parameters, no
-   early exit, no cache. It is counted from the same sample choice the learner makes.
+   early exit, no cache. It is counted from the same sample choice the learner makes. Per
+   host, the patterns studied and left, the share of the URLs with parameters they cover
+   (``learner.plan.coverage``), the parameters decided and the renders per parameter.
+   ``tail.test`` (``tests/site/tail_site.py``: more than twenty patterns and a long tail)
+   can be studied with ``--hosts``.
 2. **Throughput.** The same list of fixture URLs (robots.txt allowed, hostile.test left out)
    is rendered by the learner's ``Renderer`` and by bare Playwright (a new context,
    ``goto(wait_until="load")``, one full-page screenshot, close) with the same Chromium, the
