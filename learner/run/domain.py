@@ -28,8 +28,8 @@ from learner.judge.verdicts import Account, VerdictCause, account
 from learner.net.discovery import discover
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
-from learner.plan.coverage import Choice, Left, choose_groups
-from learner.plan.domains import DomainPlan
+from learner.plan.coverage import Choice, Left
+from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
 from learner.run.budget import BudgetSpent, RenderBudget
@@ -158,10 +158,7 @@ async def _domain_patterns(
     urls = await _domain_urls(run, target, observed, fetch_page, stats)
     groups = group_by_pattern(urls, run.normalizer)
     stats.patterns_seen = len(groups)
-    config = run.config
-    chosen, stats.choice = choose_groups(
-        groups, cover=config.cover, cap=config.top_patterns, seed=config.seed, domain=target.key
-    )
+    chosen, stats.choice = PlanSettings.of(run.config).choose(target.key, groups)
     return chosen
 
 
