@@ -89,6 +89,8 @@ def test_output_in_a_folder_only_the_permissions_call_writable_is_refused(
         (["--samples", "0"], "--samples: must be between 1 and 1000"),
         (["--concurrency", "100000"], "--concurrency: must be between 1 and 64"),
         (["--top-patterns", "1000000000"], "--top-patterns: must be between 1 and 1000"),
+        (["--cover", "1.5"], "--cover: must be in (0, 1]"),
+        (["--renders-per-domain", "0"], "--renders-per-domain: must be at least 1"),
         (["--min-samples", "20"], "--min-samples: must be between 1 and samples"),
     ],
 )
