@@ -1,10 +1,10 @@
 """Two sites whose pages differ from the page without a parameter in one way only.
 
-``wiki.test`` moves its old titles as MediaWiki's redirect pages do, and keeps the query on
-the way: ``/wiki/Old_Mill?ref=dashboard`` ends at
-``/w/index.php?title=Riverside_Mill&ref=dashboard``, ``/wiki/Old_Mill`` at
-``/wiki/Riverside_Mill`` (``/w/index.php`` with a title alone moves to the short form, as
-MediaWiki's does). ``ref`` changes nothing but the final URL.
+``wiki.test`` serves its old titles as MediaWiki's redirect pages do: the target's article
+("Redirected from ..."), whose script then shows the target's URL, keeping the query:
+``/wiki/Old_Mill?ref=dashboard`` ends at ``/w/index.php?title=Riverside_Mill&ref=dashboard``,
+``/wiki/Old_Mill`` at ``/wiki/Riverside_Mill`` (``/w/index.php`` with a title alone
+redirects to the short form, as MediaWiki's does). ``ref`` changes nothing but the final URL.
 
 ``spots.test`` draws a picture box with a 4x4-px spot at its corner. On ``/photo/{id}`` the
 spot is noise: it shows on one render and not on the next (here, deterministically, on the
@@ -42,22 +42,27 @@ _WIKI_STYLE = (
 )
 
 
-def _article(title: str) -> Response:
+def _article(title: str, moved_from: str = "", shown_at: str = "") -> Response:
+    """The article ``title``; reached through ``moved_from``, it says so and shows its URL."""
     shown = title.replace("_", " ")
+    note = f"<p>(Redirected from {moved_from.replace('_', ' ')})</p>" if moved_from else ""
+    script = f"<script>history.replaceState(null, '', {shown_at!r});</script>" if shown_at else ""
     body = (
-        f"<header><b>Riverside Wiki</b></header><main><h1>{shown}</h1>"
-        f"<p>{shown} stands by the river and was rebuilt in 1852.</p></main>"
+        f"<header><b>Riverside Wiki</b></header><main><h1>{shown}</h1>{note}"
+        f"<p>{shown} stands by the river and was rebuilt in 1852.</p></main>{script}"
     )
     return Response(body=document(f"{shown} - Riverside Wiki", body, head=_WIKI_STYLE))
 
 
 def _moved(old: str) -> Handler:
+    """A redirect page, as MediaWiki serves one: the target's article, its URL shown."""
+
     def handler(request: Request) -> Response:
         target = MOVED[old]
         if request.query:
             query = urlencode([("title", target), *request.query])
-            return Response(status=302, headers={"Location": f"/w/index.php?{query}"})
-        return Response(status=302, headers={"Location": f"/wiki/{target}"})
+            return _article(target, old, f"/w/index.php?{query}")
+        return _article(target, old, f"/wiki/{target}")
 
     return handler
 
