@@ -198,7 +198,7 @@ async def learn_domain(
                     break
                 try:
                     pages = PatternPages(run.runner, stats.counters, budget.admit)
-                    study = _study(run, target, group, pages, stats)
+                    study = _study(run, target, group, chosen, pages, stats)
                     patterns[group.pattern] = await budget.run(study)
                 except BudgetSpent as exc:
                     patterns[group.pattern] = _untested(group, str(exc), VerdictCause.BUDGET)
@@ -257,13 +257,22 @@ async def learn_domain(
 
 
 async def _study(
-    run: DomainRun, target: Target, group: PatternGroup, pages: PatternPages, stats: DomainStats
+    run: DomainRun,
+    target: Target,
+    group: PatternGroup,
+    host: Sequence[PatternGroup],
+    pages: PatternPages,
+    stats: DomainStats,
 ) -> PatternEntry:
-    """One pattern's verdicts and default values, rendered through ``pages``."""
+    """One pattern's verdicts and default values, rendered through ``pages``.
+
+    ``host`` is every studied pattern of the domain: a value tested value by value may
+    borrow its contexts from their URLs on the pattern's templates.
+    """
     compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
     seed = sample_seed(run.config.seed, target.key, group.pattern)
     entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
-    learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed)
+    learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed, host=host)
     return dataclasses.replace(learned, templates=entry.templates)
 
 
