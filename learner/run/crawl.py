@@ -124,6 +124,8 @@ def run_summary(
         "decided": decided,
         "decided_share": round(decided / studied, 3) if studied else 1.0,
         "renders_per_studied": renders_per_studied(renders, studied),
+        "listed_samples": sum(s.listed.samples for s in stats),
+        "listed_renders": sum(s.listed.renders for s in stats),
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

@@ -19,9 +19,11 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.errors import LearnerError
-from learner.judge.classify import classify_pattern
+from learner.judge.classify import classify_pattern, gave_up
 from learner.judge.defaults import learn_defaults
 from learner.judge.joint import kept
+from learner.judge.listed import ListedAccount, ListedTally, check_listed, listed_account
+from learner.judge.rate import ChangeRule
 from learner.judge.shared import shared_evidence
 from learner.judge.site import hopeless, serves_one_page
 from learner.judge.verdicts import Account, VerdictCause, account
@@ -29,6 +31,7 @@ from learner.net.discovery import discover
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
 from learner.plan.domains import DomainPlan
+from learner.plan.listed import listed_samples
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
 from learner.plan.targets import Target
 from learner.run.progress import Progress
@@ -58,6 +61,8 @@ class DomainStats:
     error: str | None = None
     account: Account = field(default_factory=Account)
     """How many studied parameters were decided by evidence, and what kept the rest."""
+    listed: ListedAccount = field(default_factory=ListedAccount)
+    """The spot-checks of listed names: their samples, renders and findings."""
 
     @property
     def renders(self) -> int:
@@ -82,6 +87,7 @@ class DomainStats:
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "error": self.error,
             "decided": self.account.to_json(),
+            "listed": self.listed.to_json(),
         }
 
 
@@ -173,6 +179,7 @@ async def learn_domain(
     """
     patterns: dict[str, PatternEntry] = {}
     chosen: list[PatternGroup] = []
+    listed = _ListedStudy()
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
             chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
@@ -187,6 +194,8 @@ async def learn_domain(
                 entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
                 learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed)
                 patterns[group.pattern] = dataclasses.replace(learned, templates=entry.templates)
+                if not gave_up(learned):  # originals that cannot be used: nothing to check
+                    await listed.check(group, run.normalizer, compare_bound, stats)
                 run.progress.patterns_done += 1
                 run.progress.update()
             stats.seconds["learn"] += time.monotonic() - started
@@ -220,12 +229,15 @@ async def learn_domain(
             if group.pattern not in patterns:
                 patterns[group.pattern] = _untested(group, reason)
     shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
+    rule = ChangeRule(run.config.threshold)
+    stats.listed, keep = listed_account(listed.tallies, rule, listed.renders)
     if serves_one_page(stats.counters.outcomes):
         reason = "every page of the site rendered the same text: a block or consent page?"
         logger.warning("%s: %s; keeping every parameter", target.key, reason)
         stats.error = reason
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
         shared = {}
+        keep = {}  # the lists stand: no change a block page showed is the site's
     stats.patterns_learned = len(patterns)
     stats.account = account(patterns, stats.counters.outcomes)
     run.progress.domains_done += 1
@@ -233,8 +245,32 @@ async def learn_domain(
     if not patterns:
         return None
     return DomainEntry(
-        patterns, extra={"renders": stats.renders, "urls": stats.urls}, shared=shared
+        patterns,
+        extra={"renders": stats.renders, "urls": stats.urls},
+        shared=shared,
+        keep_listed=keep,
     )
+
+
+@dataclass(slots=True)
+class _ListedStudy:
+    """The spot-checks of one host's listed names, pattern after pattern."""
+
+    tallies: dict[str, ListedTally] = field(default_factory=dict)
+    done: set[tuple[str, str]] = field(default_factory=set)
+    renders: int = 0
+
+    async def check(
+        self, group: PatternGroup, normalizer: MIQPSNormalizer, compare: Any, stats: DomainStats
+    ) -> None:
+        """Spot-check the listed names of ``group`` not yet sampled on their template."""
+        samples = listed_samples(group, normalizer, self.done)
+        self.done.update((s.name, s.template) for s in samples)
+        before = stats.counters.renders
+        try:
+            await check_listed(samples, compare, self.tallies)
+        finally:
+            self.renders += stats.counters.renders - before
 
 
 def _untested(group: PatternGroup, reason: str) -> PatternEntry:
