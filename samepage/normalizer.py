@@ -232,7 +232,11 @@ class MIQPSNormalizer:
             allow = lookup_host(self._extra_allow_hosts, host, longest=self._extra_allow_longest)
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
-            keep = lookup_host(self._keep_hosts, host, longest=self._keep_longest)
+            keep = (
+                lookup_host(self._keep_hosts, host, longest=self._keep_longest)
+                if self._keep_hosts
+                else None
+            )
             shared = (
                 id(domain) if domain else 0,
                 allow[0] if allow else None,
