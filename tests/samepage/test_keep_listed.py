@@ -256,3 +256,35 @@ def test_the_duckdb_function_honours_the_option() -> None:
         "samepage_key('https://a.example/x?utm_source=a')"
     ).fetchone()
     assert got == ("https://plausible.io/x?utm_source=a", "https://a.example/x")
+
+
+@pytest.mark.parametrize(
+    "value", [{"plausible.io": ["utm_source"]}, '{"plausible.io": ["utm_source"]}']
+)
+def test_the_scrapy_setting_reads_a_dict_or_its_json(value: object) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    norm = normalizer_from_settings(Settings({"SAMEPAGE_KEEP_LISTED": value}))
+    assert norm.normalize("https://plausible.io/x?utm_source=a") == (
+        "https://plausible.io/x?utm_source=a"
+    )
+    assert norm.normalize("https://a.example/x?utm_source=a") == "https://a.example/x"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("{not json", "not a dict of host to names"),
+        ({"github.io": ["utm_source"]}, "public suffix"),
+        ({"a.example": "utm_source"}, "collection of parameter names"),
+    ],
+)
+def test_a_bad_scrapy_setting_is_an_error_naming_it(value: object, message: str) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    with pytest.raises(ValueError, match=f"^SAMEPAGE_KEEP_LISTED: .*{message}"):
+        normalizer_from_settings(Settings({"SAMEPAGE_KEEP_LISTED": value}))
