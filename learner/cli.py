@@ -152,11 +152,18 @@ def _print_summary(result: CrawlResult) -> None:
             print(f"{'':<24} kept for want of evidence: {kept}")
         for param, reason in found.uncovered.items():
             print(f"{'':<24} {param}: {reason}")
+        if s.listed.samples:
+            print(f"{'':<24} {s.listed.describe()}")
     stats = result.stats
     print(
         f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "
         f"({stats['decided_share']:.0%})"
     )
+    if stats.get("listed_samples"):
+        print(
+            f"listed names spot-checked: {stats['listed_samples']} samples, "
+            f"{stats['listed_renders']} renders"
+        )
     refused = stats.get("archive_refused") or {}
     if stats.get("archive_samples") or refused:
         print(f"samples decided by the archive, not rendered: {stats['archive_samples']}")

@@ -41,6 +41,7 @@ class _HostPolicy:
         "except_paths",
         "excepted",
         "fallback",
+        "keep",
         "learned",
         "learned_key",
         "names",
@@ -58,7 +59,11 @@ class _HostPolicy:
         allow_host: NameMatcher | None,
         learned: tuple[str, DomainEntry] | None,
         excepted: frozenset[str],
+        *,
+        keep: tuple[str, Mapping[str, Rule]] | None = None,
     ) -> None:
+        # Listed names kept on these hosts: by the keep_listed option, then by learned evidence.
+        self.keep = _kept_names(keep, learned)
         self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
         # On the paths the group excepts, the same policy without the group's block list.
         self.except_paths = domain.except_paths if domain else None
@@ -69,6 +74,7 @@ class _HostPolicy:
                 allow_host,
                 learned,
                 excepted,
+                keep=keep,
             )
             if domain is not None and domain.except_paths is not None
             else self
@@ -113,6 +119,9 @@ class _HostPolicy:
         if decided is not None:
             return decided
         lower = name.lower()
+        kept = self.keep.get(lower) if self.keep else None
+        if kept is not None:  # kept on this host before every list (``code`` caches it)
+            return _KEEP, kept
         decided = (_OPEN, None)
         for matcher in self.block:
             rule = matcher.match(lower) if matcher else None
@@ -202,6 +211,20 @@ class _HostPolicy:
         if len(self.by_name) < _NAME_CACHE_LIMIT and len(name) <= _CACHED_NAME:
             self.by_name[name] = found
         return found
+
+
+def _kept_names(
+    keep: tuple[str, Mapping[str, Rule]] | None, learned: tuple[str, DomainEntry] | None
+) -> dict[str, Rule]:
+    """The names kept on a host before the lists: the option's, then the learned set's."""
+    kept: dict[str, Rule] = {}
+    if learned is not None:
+        key, entry = learned
+        for name, evidence in entry.keep_listed.items():
+            kept[name.lower()] = Rule(f"learned:{key}:keep:{name}", "learned", evidence.describe())
+    if keep is not None:
+        kept.update(keep[1])
+    return kept
 
 
 def first_pass(

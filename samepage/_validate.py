@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from samepage import _url
+from samepage import _suffixes, _url
 from samepage._encoding import QUERY, normalize_escapes
 from samepage.errors import LearnedFormatError
 from samepage.learned import (
@@ -21,6 +21,7 @@ from samepage.learned import (
     DomainEntry,
     JointDefaults,
     LearnedSet,
+    ListedKeep,
     ParamVerdict,
     PatternEntry,
     TemplateScope,
@@ -75,7 +76,18 @@ def host_key(key: str, where: str) -> str:
         raise LearnedFormatError(
             f"{where}: domain key {key!r} can never match: URLs carry this host as {canonical!r}"
         )
+    _refuse_public_suffix(host, key, where)
     return key
+
+
+def _refuse_public_suffix(host: str, key: str, where: str) -> None:
+    """Refuse a key that is a public suffix: it would cover every tenant's site under it."""
+    if _suffixes.is_public_suffix(host):
+        raise LearnedFormatError(
+            f"{where}: domain key {key!r} is a public suffix (Public Suffix List, "
+            f"{_suffixes.list_version()}): it would apply to every site registered under it; "
+            "name the site's own host instead"
+        )
 
 
 _PLACEHOLDER_SEGMENT = re.compile(r"(\{id\}|\{slug\})((?:\.[A-Za-z]{1,5})?)")
@@ -206,8 +218,40 @@ class Reader:
             key: self.pattern(key, p, f"{where}.patterns[{key!r}]") for key, p in patterns.items()
         }
         shared = self.scopes(entry.get("shared", {}), None, f"{where}.shared")
-        extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared")}
-        return DomainEntry(parsed, extra=extra, shared=shared)
+        keep = self.keep_listed(entry.get("keep_listed", {}), f"{where}.keep_listed")
+        extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared", "keep_listed")}
+        return DomainEntry(parsed, extra=extra, shared=shared, keep_listed=keep)
+
+    def keep_listed(self, value: Any, where: str) -> dict[str, ListedKeep]:
+        """Listed names a host keeps: each on renders that showed a change the rule counts."""
+        parsed = {}
+        for name, fields in self.mapping(value, where).items():
+            at = f"{where}[{name!r}]"
+            if not name or any(c in name for c in "&=#"):
+                raise self.fail(at, "not a parameter name (non-empty, without '&', '=', '#')")
+            entry = self.mapping(fields, at)
+            tested, changed, failed = (self.count(entry.get(n, 0), f"{at}.{n}") for n in _COUNTS)
+            if tested == 0 or not changed_too_often(changed, tested, self.threshold):
+                raise self.fail(
+                    at,
+                    "a listed name is kept only on renders that showed the page change more "
+                    f"often than the settings' threshold {self.threshold} allows "
+                    f"(tested {tested}, changed {changed})",
+                )
+            lists = {}
+            for key in ("overrules", "templates"):
+                items = entry.get(key, [])
+                if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+                    raise self.fail(f"{at}.{key}", f"expected a list of strings, got {items!r}")
+                lists[key] = tuple(items)
+            bad = [t for t in lists["templates"] if not is_template(t)]
+            if bad:
+                raise self.fail(f"{at}.templates", f"{bad[0]!r} is not a path template")
+            extra = {k: v for k, v in entry.items() if k not in (*_COUNTS, *lists)}
+            parsed[name] = ListedKeep(
+                tested, changed, failed, lists["overrules"], lists["templates"], extra
+            )
+        return parsed
 
     def scopes(self, value: Any, names: list[str] | None, where: str) -> dict[str, TemplateScope]:
         """Template scopes; ``names``, if given, are the only parameters they may name."""

@@ -70,6 +70,14 @@ def _parser() -> argparse.ArgumentParser:
         "per path template, else keep (shared, the default); keep all (keep); or the shared "
         "evidence, then the domain-level verdicts (domain)",
     )
+    group.add_argument(
+        "--keep-listed",
+        action="append",
+        default=[],
+        metavar="HOST=NAME[,NAME]",
+        help="keep these parameter names on HOST and its subdomains even where a built-in "
+        "list drops them (repeatable; e.g. plausible.io=utm_source,source)",
+    )
     tables = argparse.ArgumentParser(add_help=False)
     group = tables.add_argument_group(
         "tables", "Parquet and CSV input, run through DuckDB (pip install 'samepage[duckdb]')"
@@ -196,6 +204,30 @@ def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, st
 
 class _UsageError(Exception):
     """A command line that cannot run: printed, exit status 2."""
+
+
+def _normalizer(args: argparse.Namespace) -> MIQPSNormalizer:
+    """The normalizer the rule options describe; a bad ``--keep-listed`` is a usage error."""
+    keep = _keep_listed(args.keep_listed)
+    if keep:
+        try:
+            MIQPSNormalizer(keep_listed=keep)
+        except ValueError as exc:
+            raise _UsageError(f"--keep-listed: {exc}") from None
+    return MIQPSNormalizer(
+        learned=args.learned, learned_fallback=args.learned_fallback, keep_listed=keep
+    )
+
+
+def _keep_listed(values: list[str]) -> dict[str, list[str]]:
+    """``--keep-listed HOST=NAME,...`` flags as the ``keep_listed`` option (checked there)."""
+    hosts: dict[str, list[str]] = {}
+    for value in values:
+        host, sep, names = value.partition("=")
+        if not sep or not host or not names:
+            raise _UsageError(f"--keep-listed {value!r}: expected HOST=NAME[,NAME...]")
+        hosts.setdefault(host, []).extend(names.split(","))
+    return hosts
 
 
 def _table_format(args: argparse.Namespace) -> str | None:
@@ -378,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
     try:
-        norm = MIQPSNormalizer(learned=args.learned, learned_fallback=args.learned_fallback)
+        norm = _normalizer(args)
         status = _COMMANDS[args.command](norm, args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit

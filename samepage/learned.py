@@ -28,6 +28,7 @@ __all__ = [
     "DomainEntry",
     "JointDefaults",
     "LearnedSet",
+    "ListedKeep",
     "ParamVerdict",
     "PatternConflict",
     "PatternEntry",
@@ -213,6 +214,39 @@ class PatternConflict:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class ListedKeep:
+    """The evidence that keeps a listed name on a learned host, before every built-in list.
+
+    The name is on a built-in list (the blocklist, or an ambiguous name), but renders of the
+    host's own URLs showed a different page without it: ``changed`` of ``tested`` samples,
+    more than the settings' threshold allows (:func:`changed_too_often`), on the path
+    ``templates`` listed. ``overrules`` names the static rules it overrules (rule ids).
+    """
+
+    tested: int
+    changed: int
+    failed: int = 0
+    overrules: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """One line for ``explain``: what the renders showed and which rules it overrules."""
+        rules = ", ".join(self.overrules) or "a built-in list"
+        return (
+            f"kept: renders of this host changed without it on {self.changed} of "
+            f"{self.tested} samples; overrules {rules}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of this evidence (extra fields included)."""
+        out: dict[str, Any] = dict(self.extra)
+        out.update(tested=self.tested, changed=self.changed, failed=self.failed)
+        out.update(overrules=list(self.overrules), templates=list(self.templates))
+        return out
+
+
 def pattern_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
     """The conflicts between the patterns of one host, as :class:`PatternConflict` lists them.
 
@@ -235,6 +269,8 @@ class DomainEntry:
     shared: Mapping[str, TemplateScope] = field(default_factory=dict)
     """Per path template, the verdicts that the evidence of every studied pattern supports
     together, for URLs of a pattern the file does not hold."""
+    keep_listed: Mapping[str, ListedKeep] = field(default_factory=dict)
+    """Listed names the host's renders showed to be content: kept there before the lists."""
 
     def fallback(self) -> dict[str, bool]:
         """Per parameter name, whether it is neutral in EVERY pattern that contains it.
@@ -256,6 +292,8 @@ class DomainEntry:
         out["patterns"] = {key: p.to_json() for key, p in sorted(self.patterns.items())}
         if self.shared:
             out["shared"] = {t: s.to_json() for t, s in sorted(self.shared.items())}
+        if self.keep_listed:
+            out["keep_listed"] = {n: k.to_json() for n, k in sorted(self.keep_listed.items())}
         return out
 
 

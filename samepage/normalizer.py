@@ -2,6 +2,7 @@
 
 For each query parameter, in this order (the first layer that decides wins):
 
+0. kept: a listed name ``keep_listed`` or the learned set keeps on the URL's host;
 1. blocklist: always-tracking names (built-in, ``extra_blocklist``, the host's block list);
 2. allowlist: the host's content names (built-in and ``extra_allowlist``);
 3. learned: the verdicts a learned set records for the URL's host and pattern;
@@ -24,13 +25,13 @@ from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import CACHED_HOST, Parts, join_url, split_url
-from samepage.errors import InvalidURL
+from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.learned import (
     LearnedSet,
     LearnedSource,
     load_learned,
 )
-from samepage.rules import NameMatcher, RuleSet, default_rules
+from samepage.rules import NameMatcher, Rule, RuleSet, default_rules
 from samepage.templates import path_template
 
 logger = logging.getLogger(__name__)
@@ -66,6 +67,37 @@ def _as_matcher(
         raise ValueError(str(exc)) from None
 
 
+def _keep_listed(hosts: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Rule]]:
+    """The ``keep_listed`` option as per-host rules: host key -> lower-cased name -> rule.
+
+    A key is a host without a port, checked by the learned-set reader's host-key rule
+    (canonical spelling, no public suffix); it covers the host and its subdomains on label
+    boundaries, on every port, as ``extra_allowlist``'s keys do. Names are exact names.
+    """
+    from samepage._validate import host_key  # the validator is read only when the option is set
+
+    if not isinstance(hosts, Mapping):
+        raise TypeError("keep_listed must be a mapping of host to parameter names")
+    kept: dict[str, dict[str, Rule]] = {}
+    for host, names in hosts.items():
+        if not isinstance(host, str) or not host or ":" in host.lstrip("[").partition("]")[0]:
+            raise ValueError(f"keep_listed: {host!r} is not a host name (no port, no scheme)")
+        key = host.lower()
+        try:
+            host_key(key, "keep_listed")
+        except LearnedFormatError as exc:
+            raise ValueError(str(exc)) from None
+        if isinstance(names, str) or not isinstance(names, Iterable):
+            raise TypeError(f"keep_listed[{host!r}] must be a collection of parameter names")
+        rules = kept.setdefault(key, {})
+        for name in names:
+            if not isinstance(name, str) or not name or "*" in name:
+                raise ValueError(f"keep_listed[{host!r}]: {name!r} is not an exact parameter name")
+            lower = name.lower()
+            rules[lower] = Rule(f"keep:{key}:{lower}", "keep", "keep_listed option")
+    return kept
+
+
 class MIQPSNormalizer:
     """A configured normalizer; immutable once built and safe to share between threads.
 
@@ -73,7 +105,10 @@ class MIQPSNormalizer:
         extra_blocklist: more always-tracking parameter names, on every host (``name*``
             means a prefix). Case-insensitive.
         extra_allowlist: content names to always keep: a collection (every host) or a
-            mapping of host suffix to names.
+            mapping of host suffix to names. A blocklist hit still wins over it.
+        keep_listed: ``{host: names}``: exact names to keep on ``host`` and its subdomains
+            even where a built-in list (blocklist or ambiguous) would drop them, and only
+            there. A host that is a public suffix (``co.uk``, ``github.io``) is refused.
         learned: a learned set: a path, a loaded :class:`~samepage.LearnedSet`, a parsed
             format-1 document, or the simple form ``{host_suffix: {content names}}``.
         disable_rules: built-in rules to switch off, by rule id or bare name (a collection;
@@ -98,6 +133,8 @@ class MIQPSNormalizer:
         "_extra_allow_longest",
         "_extra_block",
         "_frozen",
+        "_keep_hosts",
+        "_keep_longest",
         "_policies",
         "_rewrites",
         "_session_probe",
@@ -113,6 +150,7 @@ class MIQPSNormalizer:
         *,
         extra_blocklist: Iterable[str] = frozenset(),
         extra_allowlist: Iterable[str] | Mapping[str, Iterable[str]] = frozenset(),
+        keep_listed: Mapping[str, Iterable[str]] | None = None,
         learned: LearnedSource | None = None,
         disable_rules: Iterable[str] = frozenset(),
         learned_fallback: Fallback = "shared",
@@ -147,6 +185,8 @@ class MIQPSNormalizer:
             )
             set_(self, "_extra_allow_hosts", {})
         set_(self, "_extra_allow_longest", longest_key(self._extra_allow_hosts))
+        set_(self, "_keep_hosts", _keep_listed(keep_listed) if keep_listed is not None else {})
+        set_(self, "_keep_longest", longest_key(self._keep_hosts))
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
         triggers = session_triggers(ruleset.path_sessions)
@@ -166,6 +206,8 @@ class MIQPSNormalizer:
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
     _extra_allow_longest: int
+    _keep_hosts: dict[str, dict[str, Rule]]
+    _keep_longest: int
     _policies: dict[str | tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
@@ -190,16 +232,22 @@ class MIQPSNormalizer:
             allow = lookup_host(self._extra_allow_hosts, host, longest=self._extra_allow_longest)
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
+            keep = (
+                lookup_host(self._keep_hosts, host, longest=self._keep_longest)
+                if self._keep_hosts
+                else None
+            )
             shared = (
                 id(domain) if domain else 0,
                 allow[0] if allow else None,
                 learned[0] if learned else None,
                 excepted,
+                keep[0] if keep else None,
             )
             policy = self._shared.get(shared)
             if policy is None:
                 policy = self._shared[shared] = _HostPolicy(
-                    self, domain, allow[1] if allow else None, learned, excepted
+                    self, domain, allow[1] if allow else None, learned, excepted, keep=keep
                 )
             if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
                 self._policies[key] = policy

@@ -32,7 +32,7 @@ __all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "de
 _R = TypeVar("_R", RedirectRule, AliasRule)
 _T = TypeVar("_T")
 
-Layer = Literal["blocklist", "allowlist", "learned", "ambiguous", "default"]
+Layer = Literal["keep", "blocklist", "allowlist", "learned", "ambiguous", "default"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ Settings, each the :class:`~samepage.MIQPSNormalizer` option of the same name (a
 ``SAMEPAGE_LEARNED`` (a path), ``SAMEPAGE_LEARNED_FALLBACK`` (``"shared"``, ``"keep"`` or
 ``"domain"``), ``SAMEPAGE_EXTRA_BLOCKLIST`` and ``SAMEPAGE_EXTRA_ALLOWLIST`` (lists of names;
 the allowlist may be a dict of host suffix to names), ``SAMEPAGE_DISABLE_RULES`` (rule ids) and
-``SAMEPAGE_UNWRAP_REDIRECTS`` (bool).
+``SAMEPAGE_UNWRAP_REDIRECTS`` (bool), ``SAMEPAGE_KEEP_LISTED`` (a dict of host to the listed
+names kept there, or its JSON: ``-s 'SAMEPAGE_KEEP_LISTED={"plausible.io": ["utm_source"]}'``).
 
 Two requests keep their own URL in the fingerprint: one with ``verbatim_url`` in its meta
 (as Scrapy's own fingerprinter does), and one a redirect led to whose key equals the key of
@@ -60,6 +61,16 @@ def _allowlist(settings: BaseSettings) -> Any:
     return _collection(settings, "SAMEPAGE_EXTRA_ALLOWLIST")
 
 
+def _keep_listed(settings: BaseSettings) -> Any:
+    """``SAMEPAGE_KEEP_LISTED`` as Scrapy reads a dict setting (a dict, or its JSON text)."""
+    if settings.get("SAMEPAGE_KEEP_LISTED") is None:
+        return None
+    try:
+        return settings.getdict("SAMEPAGE_KEEP_LISTED")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"SAMEPAGE_KEEP_LISTED: not a dict of host to names ({exc})") from None
+
+
 def normalizer_from_settings(settings: BaseSettings) -> MIQPSNormalizer:
     """The normalizer a crawler's ``SAMEPAGE_*`` settings describe.
 
@@ -78,6 +89,7 @@ def normalizer_from_settings(settings: BaseSettings) -> MIQPSNormalizer:
         "extra_allowlist": _allowlist(settings),
         "disable_rules": _collection(settings, "SAMEPAGE_DISABLE_RULES"),
         "unwrap_redirects": settings.getbool("SAMEPAGE_UNWRAP_REDIRECTS", True),
+        "keep_listed": _keep_listed(settings),
     }
     try:
         return MIQPSNormalizer(learned=str(learned) if learned else None, **options)

@@ -18,6 +18,7 @@ from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
 from learner.model import SampleEvidence
 from learner.plan.coverage import left_line
+from learner.report.listed import listed_section
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
@@ -446,6 +447,7 @@ def _filter() -> str:
 
 def _body(run: RunFolder, images: ReportImages) -> str:
     keys = _domain_keys(run)
+    stats = _dict(run.stats.get("domains"))
     parts = [f'<h2 id="overview">Overview</h2>{_overview(run, keys)}{_filter()}']
     for i, key in enumerate(keys):
         entry = run.learned.domains.get(key)
@@ -462,6 +464,7 @@ def _body(run: RunFolder, images: ReportImages) -> str:
                 "(combined from the patterns listed)"
             )
             parts.append(_scopes(caption, entry.shared))
+        parts.append(listed_section(entry, _dict(_dict(stats.get(key)).get("listed"))))
         parts.append("</section>" if patterns else "<p>No pattern was learned here.</p></section>")
     return "".join(parts)
 

@@ -128,6 +128,8 @@ def run_summary(
         "decided_share": round(decided / studied, 3) if studied else 1.0,
         "renders_per_studied": renders_per_studied(renders, studied),
         "covered_share": floor_share(covered / urls) if urls else 1.0,
+        "listed_samples": sum(s.listed.samples for s in stats),
+        "listed_renders": sum(s.listed.renders for s in stats),
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

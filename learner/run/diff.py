@@ -8,9 +8,13 @@ flip of ``name=value`` from ``kept`` to ``default``, joint defaults as the flip 
 scope, or the domain's shared evidence, listed under the pattern ``(shared)``) shows as
 ``name @ /template``; a scope absent from a set stands for the pattern's verdict, a shared
 verdict absent for a kept parameter, so a new scoped or shared neutral is a flip to neutral
-like any other. ``crawl --previous`` and ``learner diff`` both
+like any other. A listed name a domain's ``keep_listed`` section keeps is compared under the
+pattern ``(keep_listed)``: ``kept``, or ``listed`` where the set does not keep it; a flip
+from ``kept`` to ``listed`` lets a built-in list drop it again, as dangerous as a flip to
+neutral. ``crawl --previous`` and ``learner diff`` both
 decide with :func:`gate`. The diff also lists the new set's conflicts between patterns
-(:meth:`samepage.LearnedSet.conflicts`), where the normalizer keeps what a pattern dropped.
+(:meth:`samepage.LearnedSet.conflicts`), where the normalizer keeps what a pattern dropped,
+and every static rule the new set overrules (:class:`Overrule`).
 """
 
 from __future__ import annotations
@@ -20,14 +24,58 @@ from typing import Any
 
 from samepage import LearnedSet, ParamVerdict, PatternConflict, TemplateScope
 
-__all__ = ["SHARED", "Flip", "GateResult", "LearnedDiff", "diff_learned", "format_diff", "gate"]
+__all__ = [
+    "KEEP_LISTED",
+    "SHARED",
+    "Flip",
+    "GateResult",
+    "LearnedDiff",
+    "Overrule",
+    "diff_learned",
+    "format_diff",
+    "gate",
+]
 
 SHARED = "(shared)"
 """The pattern under which a domain's shared evidence is compared."""
+KEEP_LISTED = "(keep_listed)"
+"""The pattern under which a domain's kept listed names are compared."""
 _AT = " @ "
 
 
-_DANGEROUS = frozenset({("non-neutral", "neutral"), ("kept", "default"), ("apart", "together")})
+_DANGEROUS = frozenset(
+    {("non-neutral", "neutral"), ("kept", "default"), ("apart", "together"), ("kept", "listed")}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Overrule:
+    """A listed name a learned set keeps on a domain, and the static rules it overrules."""
+
+    domain: str
+    name: str
+    rules: tuple[str, ...]
+    changed: int
+    tested: int
+
+    def to_json(self) -> dict[str, Any]:
+        """This overrule as JSON."""
+        return {
+            "domain": self.domain,
+            "name": self.name,
+            "rules": list(self.rules),
+            "changed": self.changed,
+            "tested": self.tested,
+        }
+
+
+def overrules(learned: LearnedSet) -> tuple[Overrule, ...]:
+    """Every static rule ``learned`` overrules: its domains' kept listed names, sorted."""
+    return tuple(
+        Overrule(domain, name, keep.overrules, keep.changed, keep.tested)
+        for domain, entry in sorted(learned.domains.items())
+        for name, keep in sorted(entry.keep_listed.items())
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +103,8 @@ class LearnedDiff:
     common: int
     flips: tuple[Flip, ...]
     conflicts: tuple[PatternConflict, ...] = ()
+    overruled: tuple[Overrule, ...] = ()
+    """Every static rule the new set overrules."""
 
     @property
     def dangerous(self) -> tuple[Flip, ...]:
@@ -78,6 +128,7 @@ class LearnedDiff:
                 for f in self.flips
             ],
             "conflicts": [c.to_json() for c in self.conflicts],
+            "overruled": [o.to_json() for o in self.overruled],
         }
 
 
@@ -125,15 +176,21 @@ def _patterns(learned: LearnedSet) -> dict[tuple[str, str], dict[str, str]]:
                 states["&".join(sorted(entry.joint_defaults.names))] = "together"
         if d.shared:
             _add_scopes(out.setdefault((domain, SHARED), {}), dict(d.shared))
+        if d.keep_listed:
+            out[(domain, KEEP_LISTED)] = dict.fromkeys(d.keep_listed, "kept")
     return out
 
 
-def _state(states: dict[str, str], key: str, shared: bool = False) -> str | None:
+def _state(
+    states: dict[str, str], key: str, shared: bool = False, keep: bool = False
+) -> str | None:
     """The state of a parameter, a ``name=value`` or an ``a&b`` of joint defaults.
 
     A verdict; ``default`` or ``kept``; ``together`` or ``apart``. A key of a template
     (``name @ /t``) that the set lacks has the state of what stands in for it there.
     """
+    if keep:
+        return states.get(key, "listed")
     base, at, template = key.partition(_AT)
     if at and f"{base.partition('=')[0]}{_AT}{template}" not in states:
         if shared:
@@ -149,16 +206,17 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     before, after = _patterns(old), _patterns(new)
     for domain in set(old.domains) & set(new.domains):
         # Shared evidence new on a domain is compared with none: every parameter kept.
-        if (domain, SHARED) in before or (domain, SHARED) in after:
-            before.setdefault((domain, SHARED), {})
-            after.setdefault((domain, SHARED), {})
+        for pattern in (SHARED, KEEP_LISTED):
+            if (domain, pattern) in before or (domain, pattern) in after:
+                before.setdefault((domain, pattern), {})
+                after.setdefault((domain, pattern), {})
     common = sorted(set(before) & set(after))
     flips = []
     for key in common:
         then, later = before[key], after[key]
-        shared = key[1] == SHARED
+        shared, keep = key[1] == SHARED, key[1] == KEEP_LISTED
         for name in sorted(set(then) | set(later)):
-            was, now = _state(then, name, shared), _state(later, name, shared)
+            was, now = _state(then, name, shared, keep), _state(later, name, shared, keep)
             if was is not None and now is not None and was != now:
                 flips.append(Flip(*key, name, was, now))
     flips.sort(key=lambda f: (not f.dangerous, f.domain, f.pattern, f.param))
@@ -168,6 +226,7 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
         common=len(common),
         flips=tuple(flips),
         conflicts=tuple(new.conflicts()),
+        overruled=overrules(new),
     )
 
 
@@ -192,6 +251,11 @@ def format_diff(diff: LearnedDiff) -> list[str]:
         f"  CONFLICT {c.domain} [{c.pattern}] -> [{c.into}]: {', '.join(c.names)} would be "
         f"dropped there, kept here; the normalizer keeps them on such URLs"
         for c in diff.conflicts
+    )
+    lines.extend(
+        f"  OVERRULES {o.domain} {o.name}: {', '.join(o.rules) or 'a built-in list'} "
+        f"(the page changed without it on {o.changed} of {o.tested} samples)"
+        for o in diff.overruled
     )
     lines.extend(f"  added   {d} [{p}]" for d, p in diff.added)
     lines.extend(f"  removed {d} [{p}]" for d, p in diff.removed)

@@ -19,9 +19,11 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.errors import LearnerError
-from learner.judge.classify import classify_pattern
+from learner.judge.classify import classify_pattern, gave_up
 from learner.judge.defaults import learn_defaults
 from learner.judge.joint import kept
+from learner.judge.listed import ListedAccount, ListedTally, check_listed, listed_account
+from learner.judge.rate import ChangeRule
 from learner.judge.shared import shared_evidence
 from learner.judge.site import hopeless, serves_one_page
 from learner.judge.verdicts import Account, VerdictCause, account
@@ -30,6 +32,7 @@ from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
 from learner.plan.coverage import Choice, Left
 from learner.plan.domains import DomainPlan, PlanSettings
+from learner.plan.listed import listed_samples
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
 from learner.run.budget import BudgetSpent, RenderBudget
@@ -62,6 +65,8 @@ class DomainStats:
     """How many studied parameters were decided by evidence, and what kept the rest."""
     choice: Choice = field(default_factory=Choice)
     """The patterns studied and left, and the share of the URLs with parameters covered."""
+    listed: ListedAccount = field(default_factory=ListedAccount)
+    """The spot-checks of listed names: their samples, renders and findings."""
 
     @property
     def renders(self) -> int:
@@ -87,6 +92,7 @@ class DomainStats:
             "error": self.error,
             "decided": self.account.to_json(),
             "coverage": self.choice.to_json(),
+            "listed": self.listed.to_json(),
         }
 
 
@@ -184,6 +190,7 @@ async def learn_domain(
     patterns: dict[str, PatternEntry] = {}
     chosen: list[PatternGroup] = []
     done = 0
+    listed = _ListedStudy()
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
             chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
@@ -196,15 +203,22 @@ async def learn_domain(
                 if budget.spent:
                     _budget_spent(target, stats, done, budget.limit)
                     break
+                pages = PatternPages(run.runner, stats.counters, budget.admit)
+                compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
                 try:
-                    pages = PatternPages(run.runner, stats.counters, budget.admit)
-                    study = _study(run, target, group, chosen, pages, stats)
-                    patterns[group.pattern] = await budget.run(study)
+                    study = _study(run, target, group, chosen, compare_bound)
+                    learned = patterns[group.pattern] = await budget.run(study)
                 except BudgetSpent as exc:
                     patterns[group.pattern] = _untested(group, str(exc), VerdictCause.BUDGET)
                     _budget_spent(target, stats, done, budget.limit)
                     break
                 done += 1
+                if not gave_up(learned):  # originals that cannot be used: nothing to check
+                    try:
+                        await budget.run(listed.check(group, run.normalizer, compare_bound, stats))
+                    except BudgetSpent:  # the pattern stands; its listed names stay as listed
+                        _budget_spent(target, stats, done, budget.limit)
+                        break
                 run.progress.patterns_done += 1
                 run.progress.update()
             stats.seconds["learn"] += time.monotonic() - started
@@ -239,12 +253,15 @@ async def learn_domain(
             if group.pattern not in patterns:
                 patterns[group.pattern] = _untested(group, reason)
     shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
+    rule = ChangeRule(run.config.threshold)
+    stats.listed, keep = listed_account(listed.tallies, rule, listed.renders)
     if serves_one_page(stats.counters.outcomes):
         reason = "every page of the site rendered the same text: a block or consent page?"
         logger.warning("%s: %s; keeping every parameter", target.key, reason)
         stats.error = reason
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
         shared = {}
+        keep = {}  # the lists stand: no change a block page showed is the site's
     stats.patterns_learned = len(patterns)
     stats.account = account(patterns, stats.counters.outcomes)
     run.progress.domains_done += 1
@@ -252,7 +269,10 @@ async def learn_domain(
     if not patterns:
         return None
     return DomainEntry(
-        patterns, extra={"renders": stats.renders, "urls": stats.urls}, shared=shared
+        patterns,
+        extra={"renders": stats.renders, "urls": stats.urls},
+        shared=shared,
+        keep_listed=keep,
     )
 
 
@@ -261,15 +281,13 @@ async def _study(
     target: Target,
     group: PatternGroup,
     host: Sequence[PatternGroup],
-    pages: PatternPages,
-    stats: DomainStats,
+    compare_bound: Any,
 ) -> PatternEntry:
-    """One pattern's verdicts and default values, rendered through ``pages``.
+    """One pattern's verdicts and default values, compared through ``compare_bound``.
 
     ``host`` is every studied pattern of the domain: a value tested value by value may
     borrow its contexts from their URLs on the pattern's templates.
     """
-    compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
     seed = sample_seed(run.config.seed, target.key, group.pattern)
     entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
     learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed, host=host)
@@ -290,6 +308,27 @@ def _budget_spent(target: Target, stats: DomainStats, done: int, limit: int) -> 
         sum(p.urls for p in left),
         100 * stats.choice.share,
     )
+
+
+@dataclass(slots=True)
+class _ListedStudy:
+    """The spot-checks of one host's listed names, pattern after pattern."""
+
+    tallies: dict[str, ListedTally] = field(default_factory=dict)
+    done: set[tuple[str, str]] = field(default_factory=set)
+    renders: int = 0
+
+    async def check(
+        self, group: PatternGroup, normalizer: MIQPSNormalizer, compare: Any, stats: DomainStats
+    ) -> None:
+        """Spot-check the listed names of ``group`` not yet sampled on their template."""
+        samples = listed_samples(group, normalizer, self.done)
+        self.done.update((s.name, s.template) for s in samples)
+        before = stats.counters.renders
+        try:
+            await check_listed(samples, compare, self.tallies)
+        finally:
+            self.renders += stats.counters.renders - before
 
 
 def _untested(

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from learner.config import LearnerConfig
+from learner.judge.listed import ListedFinding
 from tests.apps import datasette_app, sphinx_app, trac_app
 from tests.apps.server import AppServer
-from tests.apps.truth import Expected
+from tests.apps.truth import Expected, carrying_listed
 from tests.site.learner_settings import SUITE_CONFIG
 
 __all__ = ["APPS", "APPS_CONFIG", "App"]
@@ -32,6 +33,15 @@ class App:
     serve: Callable[[Path], AppServer]
     missing: Callable[[], str | None]
     """Why the application cannot run here (not installed), or ``None``."""
+    listed: dict[str, ListedFinding] = dataclasses.field(default_factory=dict)
+    """What the spot-checks of the log's listed names must find, by name."""
+
+
+def _with_listed(log: Callable[[], list[str]]) -> Callable[[], list[str]]:
+    def observed() -> list[str]:
+        return carrying_listed(log())
+
+    return observed
 
 
 def _module_missing(module: str) -> Callable[[], str | None]:
@@ -56,25 +66,31 @@ APPS: dict[str, App] = {
             "datasette",
             datasette_app.HOST,
             datasette_app.TRUTH,
-            datasette_app.observed_urls,
+            _with_listed(datasette_app.observed_urls),
             datasette_app.serve,
             _module_missing("datasette"),
+            # datasette/views/table.py: an argument that is no special one filters the rows
+            # (?utm_source=newsletter: "0 rows where utm_source = newsletter").
+            {"utm_source": ListedFinding.KEPT},
         ),
         App(
             "sphinx",
             sphinx_app.HOST,
             sphinx_app.TRUTH,
-            sphinx_app.observed_urls,
+            _with_listed(sphinx_app.observed_urls),
             sphinx_app.serve,
             _module_missing("sphinx"),
+            # A static site: http.server drops the query (ref=twitter and the like too).
+            {"ref": ListedFinding.CONFIRMED, "utm_source": ListedFinding.CONFIRMED},
         ),
         App(
             "trac",
             trac_app.HOST,
             trac_app.TRUTH,
-            trac_app.observed_urls,
+            _with_listed(trac_app.observed_urls),
             trac_app.serve,
             _trac_missing,
+            {"utm_source": ListedFinding.CONFIRMED},  # Trac reads no such argument
         ),
     )
 }

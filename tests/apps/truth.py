@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from learner.judge.verdicts import VerdictCause
-from samepage import LearnedSet, ParamVerdict
+from samepage import LearnedSet, ParamVerdict, pattern_key
 from samepage.learned import Verdict
 
-__all__ = ["Expected", "neutral", "non_neutral", "studied"]
-
+__all__ = ["Expected", "carrying_listed", "neutral", "non_neutral", "studied"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +32,23 @@ def neutral(reason: str) -> Expected:
 def non_neutral(reason: str, kept_for: VerdictCause | None = None) -> Expected:
     """The parameter changes the page, because of ``reason``."""
     return Expected("non-neutral", reason, kept_for)
+
+
+def carrying_listed(urls: list[str]) -> list[str]:
+    """``urls`` with ``utm_source=newsletter`` on the first two URLs of each pattern.
+
+    Links shared from a newsletter carry it; the blocklist drops it, so the learner
+    spot-checks it on the pages where the log has it.
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for url in urls:
+        key = pattern_key(url)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(
+            url + ("&" if "?" in url else "?") + "utm_source=newsletter" if seen[key] <= 2 else url
+        )
+    return out
 
 
 def studied(learned: LearnedSet, host: str) -> dict[str, dict[str, ParamVerdict]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from learner.judge.listed import ListedFinding
 from learner.judge.verdicts import cause_of
 from tests.apps.server import AppServer
 from tests.apps.truth import studied
@@ -68,6 +69,14 @@ def test_verdicts_match_the_applications_code(app_run: AppRun) -> None:
         for pattern, params in app_run.app.truth.items()
     }
     assert got == expected
+
+
+@pytest.mark.browser
+def test_listed_names_are_kept_only_where_the_application_reads_them(app_run: AppRun) -> None:
+    (domain,) = app_run.result.domains
+    assert domain.listed.found == app_run.app.listed
+    kept = {name for name, found in app_run.app.listed.items() if found == ListedFinding.KEPT}
+    assert set(app_run.result.learned.domains[app_run.app.host].keep_listed) == kept
 
 
 @pytest.mark.browser

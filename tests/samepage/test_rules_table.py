@@ -117,12 +117,14 @@ ROWS = [
         "https://item.taobao.com/item.htm?id=123456",
     ),
     (
+        # myshopify.com is a public suffix: no group covers the stores under it; the
+        # value-conditioned markers still go where their partner is present.
         "https://cool-shop.myshopify.com/products/blue-mug?variant=4242&_pos=1&_sid=abc123&_ss=r",
-        "https://cool-shop.myshopify.com/products/blue-mug?variant=4242",
+        "https://cool-shop.myshopify.com/products/blue-mug?_sid=abc123&variant=4242",
     ),
     (
         "https://cool-shop.myshopify.com/products/blue-mug?_psq=mug&_fid=f1e2&_pos=2&_ss=c",
-        "https://cool-shop.myshopify.com/products/blue-mug",
+        "https://cool-shop.myshopify.com/products/blue-mug?_fid=f1e2&_pos=2&_psq=mug&_ss=c",
     ),
     (
         "https://cool-shop.myshopify.com/collections/mugs?filter.v.price.gte=10&sort_by=price-ascending&page=2",

@@ -153,3 +153,23 @@ def test_job_errors_are_one_line_and_outputs_never_replace_the_input(
     assert main(["dedupe", str(tmp_path / "missing"), str(tmp_path / "out2")]) == 2
     said = capsys.readouterr().err
     assert "missing" in said and said.count("\n") == 1 and "Traceback" not in said
+
+
+def test_with_key_passes_keep_listed_and_refuses_a_public_suffix_on_the_driver(
+    spark: Any,
+) -> None:
+    from samepage.spark import with_key
+
+    values: list[str | None] = [
+        "https://plausible.io/x?utm_source=a",
+        "https://a.example/x?utm_source=a",
+    ]
+    keyed = with_key(
+        _frame(spark, values), "url", "k", keep_listed={"plausible.io": ["utm_source"]}
+    )
+    assert [r.k for r in keyed.orderBy("row").collect()] == [
+        "https://plausible.io/x?utm_source=a",
+        "https://a.example/x",
+    ]
+    with pytest.raises(ValueError, match="public suffix"):
+        with_key(_frame(spark, values), "url", "k", keep_listed={"github.io": ["utm_source"]})
