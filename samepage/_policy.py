@@ -31,17 +31,22 @@ class _HostPolicy:
     """
 
     __slots__ = (
+        "_made_with",
         "allow",
         "ambiguous",
         "block",
         "by_name",
+        "by_path",
         "codes",
         "except_paths",
         "excepted",
         "fallback",
+        "keep",
         "learned",
         "learned_key",
         "names",
+        "path_classes",
+        "paths",
         "prefix_keys",
         "prefixes",
         "scoped",
@@ -58,12 +63,25 @@ class _HostPolicy:
         excepted: frozenset[str],
     ) -> None:
         self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
+        # The names a strip list excepts here: no built-in block list drops them.
+        self.keep = domain.keep if domain and domain.keep else None
+        # The group's path classes: entries scoped to a path, names excepted on a path.
+        self.paths = domain.paths if domain else ()
+        self.by_path: dict[int, _HostPolicy] = {}
+        self._made_with = (norm, domain, allow_host, learned, excepted)
         # On the paths the group excepts, the same policy without the group's block list.
         self.except_paths = domain.except_paths if domain else None
+        # Whether the policy depends on the URL's path: then ask :meth:`at`.
+        self.path_classes = self.except_paths is not None or bool(self.paths)
         self.excepted: _HostPolicy = (
             _HostPolicy(
                 norm,
-                replace(domain, block=NameMatcher(), except_paths=None),
+                replace(
+                    domain,
+                    block=NameMatcher(),
+                    except_paths=None,
+                    paths=tuple((regex, NameMatcher(), keep) for regex, _, keep in domain.paths),
+                ),
                 allow_host,
                 learned,
                 excepted,
@@ -105,20 +123,52 @@ class _HostPolicy:
         self.names: dict[str, tuple[int, Rule | None]] = {}
         self.codes: dict[str, int] = {}
 
+    def at(self, path: str) -> _HostPolicy:
+        """The policy on ``path``, for a group whose rules depend on the path.
+
+        Without the group's block list on the paths it excepts; with the entries and
+        exceptions scoped to the path classes ``path`` is in. One policy per set of
+        classes, built on first use, so its caches stay warm.
+        """
+        if self.except_paths is not None and self.except_paths.match(path):
+            return self.excepted.at(path) if self.excepted.paths else self.excepted
+        mask = 0
+        for bit, (regex, _, _) in enumerate(self.paths):  # a plain loop: the hot path
+            if regex.match(path) is not None:
+                mask |= 1 << bit
+        if not mask:
+            return self
+        policy = self.by_path.get(mask)
+        if policy is None:
+            norm, domain, allow_host, learned, excepted = self._made_with
+            assert domain is not None
+            chosen = [item for bit, item in enumerate(self.paths) if mask >> bit & 1]
+            here = replace(
+                domain,
+                block=domain.block.merged(*(block for _, block, _ in chosen)),
+                keep=domain.keep.merged(*(keep for _, _, keep in chosen)),
+                except_paths=None,
+                paths=(),
+            )
+            policy = self.by_path.setdefault(
+                mask, _HostPolicy(norm, here, allow_host, learned, excepted)
+            )
+        return policy
+
     def static(self, name: str) -> tuple[int, Rule | None]:
         """Blocklist and allowlist decision for ``name`` (cached per host)."""
         decided = self.names.get(name)
         if decided is not None:
             return decided
         lower = name.lower()
-        decided = (_OPEN, None)
-        for matcher in self.block:
+        decided = self.excepted_name(lower) or (_OPEN, None)
+        for matcher in self.block if decided[1] is None else ():
             rule = matcher.match(lower) if matcher else None
             if rule is not None:
                 decided = (_DROP, rule)
                 break
         else:
-            for matcher in self.allow:
+            for matcher in self.allow if decided[1] is None else ():
                 rule = matcher.match(lower) if matcher else None
                 if rule is not None:
                     decided = (_KEEP, rule)
@@ -126,6 +176,18 @@ class _HostPolicy:
         if len(self.names) < _NAME_CACHE_LIMIT:
             self.names[name] = decided
         return decided
+
+    def excepted_name(self, lower: str) -> tuple[int, Rule | None] | None:
+        """Kept by a strip list's exception here (the ``exception`` layer), if so.
+
+        It comes before the blocklist, unless the caller's own ``extra_blocklist`` has it.
+        """
+        if self.keep is None:
+            return None
+        rule = self.keep.match(lower)
+        if rule is None or self.block[0].match(lower) is not None:
+            return None
+        return _KEEP, rule
 
     def code(self, name: str) -> int:
         """What the filter does with ``name`` (cached per host): drop, keep, or ask :meth:`dynamic`.
