@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ class _HostPolicy:
         "_made_with",
         "allow",
         "ambiguous",
+        "any_path",
         "block",
         "by_name",
         "by_path",
@@ -67,6 +69,12 @@ class _HostPolicy:
         self.keep = domain.keep if domain and domain.keep else None
         # The group's path classes: entries scoped to a path, names excepted on a path.
         self.paths = domain.paths if domain else ()
+        # One search for "in none of the classes", the common case, when there are several.
+        self.any_path = (
+            re.compile("|".join(f"(?:{regex.pattern})" for regex, _, _ in self.paths))
+            if len(self.paths) > 1
+            else None
+        )
         self.by_path: dict[int, _HostPolicy] = {}
         self._made_with = (norm, domain, allow_host, learned, excepted)
         # On the paths the group excepts, the same policy without the group's block list.
@@ -132,6 +140,8 @@ class _HostPolicy:
         """
         if self.except_paths is not None and self.except_paths.match(path):
             return self.excepted.at(path) if self.excepted.paths else self.excepted
+        if self.any_path is not None and self.any_path.match(path) is None:
+            return self
         mask = 0
         for bit, (regex, _, _) in enumerate(self.paths):  # a plain loop: the hot path
             if regex.match(path) is not None:
