@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -33,10 +34,13 @@ class _HostPolicy:
     """
 
     __slots__ = (
+        "_made_with",
         "allow",
         "ambiguous",
+        "any_path",
         "block",
         "by_name",
+        "by_path",
         "codes",
         "except_paths",
         "excepted",
@@ -44,7 +48,10 @@ class _HostPolicy:
         "keep",
         "learned",
         "learned_key",
+        "list_exceptions",
         "names",
+        "path_classes",
+        "paths",
         "prefix_keys",
         "prefixes",
         "scoped",
@@ -65,12 +72,31 @@ class _HostPolicy:
         # Listed names kept on these hosts: by the keep_listed option, then by learned evidence.
         self.keep = _kept_names(keep, learned)
         self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
+        # The names a strip list excepts here: no built-in block list drops them.
+        self.list_exceptions = domain.keep if domain and domain.keep else None
+        # The group's path classes: entries scoped to a path, names excepted on a path.
+        self.paths = domain.paths if domain else ()
+        # One search for "in none of the classes", the common case, when there are several.
+        self.any_path = (
+            re.compile("|".join(f"(?:{regex.pattern})" for regex, _, _ in self.paths))
+            if len(self.paths) > 1
+            else None
+        )
+        self.by_path: dict[int, _HostPolicy] = {}
+        self._made_with = (norm, domain, allow_host, learned, excepted, keep)
         # On the paths the group excepts, the same policy without the group's block list.
         self.except_paths = domain.except_paths if domain else None
+        # Whether the policy depends on the URL's path: then ask :meth:`at`.
+        self.path_classes = self.except_paths is not None or bool(self.paths)
         self.excepted: _HostPolicy = (
             _HostPolicy(
                 norm,
-                replace(domain, block=NameMatcher(), except_paths=None),
+                replace(
+                    domain,
+                    block=NameMatcher(),
+                    except_paths=None,
+                    paths=tuple((regex, NameMatcher(), names) for regex, _, names in domain.paths),
+                ),
                 allow_host,
                 learned,
                 excepted,
@@ -113,6 +139,40 @@ class _HostPolicy:
         self.names: dict[str, tuple[int, Rule | None]] = {}
         self.codes: dict[str, int] = {}
 
+    def at(self, path: str) -> _HostPolicy:
+        """The policy on ``path``, for a group whose rules depend on the path.
+
+        Without the group's block list on the paths it excepts; with the entries and
+        exceptions scoped to the path classes ``path`` is in. One policy per set of
+        classes, built on first use, so its caches stay warm.
+        """
+        if self.except_paths is not None and self.except_paths.match(path):
+            return self.excepted.at(path) if self.excepted.paths else self.excepted
+        if self.any_path is not None and self.any_path.match(path) is None:
+            return self
+        mask = 0
+        for bit, (regex, _, _) in enumerate(self.paths):  # a plain loop: the hot path
+            if regex.match(path) is not None:
+                mask |= 1 << bit
+        if not mask:
+            return self
+        policy = self.by_path.get(mask)
+        if policy is None:
+            norm, domain, allow_host, learned, excepted, keep = self._made_with
+            assert domain is not None
+            chosen = [item for bit, item in enumerate(self.paths) if mask >> bit & 1]
+            here = replace(
+                domain,
+                block=domain.block.merged(*(block for _, block, _ in chosen)),
+                keep=domain.keep.merged(*(names for _, _, names in chosen)),
+                except_paths=None,
+                paths=(),
+            )
+            policy = self.by_path.setdefault(
+                mask, _HostPolicy(norm, here, allow_host, learned, excepted, keep=keep)
+            )
+        return policy
+
     def static(self, name: str) -> tuple[int, Rule | None]:
         """Blocklist and allowlist decision for ``name`` (cached per host)."""
         decided = self.names.get(name)
@@ -122,14 +182,14 @@ class _HostPolicy:
         kept = self.keep.get(lower) if self.keep else None
         if kept is not None:  # kept on this host before every list (``code`` caches it)
             return _KEEP, kept
-        decided = (_OPEN, None)
-        for matcher in self.block:
+        decided = self.excepted_name(lower) or (_OPEN, None)
+        for matcher in self.block if decided[1] is None else ():
             rule = matcher.match(lower) if matcher else None
             if rule is not None:
                 decided = (_DROP, rule)
                 break
         else:
-            for matcher in self.allow:
+            for matcher in self.allow if decided[1] is None else ():
                 rule = matcher.match(lower) if matcher else None
                 if rule is not None:
                     decided = (_KEEP, rule)
@@ -137,6 +197,18 @@ class _HostPolicy:
         if len(self.names) < _NAME_CACHE_LIMIT and len(name) <= _CACHED_NAME:
             self.names[name] = decided
         return decided
+
+    def excepted_name(self, lower: str) -> tuple[int, Rule | None] | None:
+        """Kept by a strip list's exception here (the ``exception`` layer), if so.
+
+        It comes before the blocklist, unless the caller's own ``extra_blocklist`` has it.
+        """
+        if self.list_exceptions is None:
+            return None
+        rule = self.list_exceptions.match(lower)
+        if rule is None or self.block[0].match(lower) is not None:
+            return None
+        return _KEEP, rule
 
     def code(self, name: str) -> int:
         """What the filter does with ``name`` (cached per host): drop, keep, or ask :meth:`dynamic`.

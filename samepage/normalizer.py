@@ -256,9 +256,7 @@ class MIQPSNormalizer:
     def _path_policy(self, parts: Parts) -> _HostPolicy:
         """The policy of the URL's host, for its path (a group may except some paths)."""
         policy = self._policy(parts[2], parts[3])
-        if policy.except_paths is not None and policy.except_paths.match(parts[4]):
-            return policy.excepted
-        return policy
+        return policy.at(parts[4]) if policy.path_classes else policy
 
     def normalize(self, url: str) -> str:
         """Return the deduplication key of ``url``: a normalised, valid URL.
@@ -391,8 +389,8 @@ class MIQPSNormalizer:
     def _filter(self, host: str, port: str, path: str, query: str) -> str:
         # Keyed by the host alone on the default port: no tuple to build on the hot path.
         policy = self._policies.get((host, port) if port else host) or self._policy(host, port)
-        if policy.except_paths is not None and policy.except_paths.match(path):
-            policy = policy.excepted
+        if policy.path_classes:
+            policy = policy.at(path)
         kept: list[Pair] = []
         open_pairs: list[Pair] | None = None
         cached = policy.codes.get

@@ -10,8 +10,8 @@ import difflib
 import json
 import pkgutil
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Literal, TypeVar, overload
 
@@ -32,7 +32,9 @@ __all__ = ["AmbiguousRule", "DomainRules", "NameMatcher", "Rule", "RuleSet", "de
 _R = TypeVar("_R", RedirectRule, AliasRule)
 _T = TypeVar("_T")
 
-Layer = Literal["keep", "blocklist", "allowlist", "learned", "ambiguous", "default"]
+Layer = Literal[
+    "keep", "exception", "blocklist", "allowlist", "learned", "ambiguous", "default"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,15 @@ class NameMatcher:
 
     def __bool__(self) -> bool:
         return bool(self.names) or bool(self.prefixes)
+
+    def merged(self, *others: NameMatcher) -> NameMatcher:
+        """One matcher with the names and prefixes of ``self`` and ``others`` (longest first)."""
+        names = dict(self.names)
+        prefixes = list(self.prefixes)
+        for other in others:
+            names.update(other.names)
+            prefixes.extend(other.prefixes)
+        return NameMatcher(names, tuple(sorted(prefixes, key=lambda item: -len(item[0]))))
 
     @classmethod
     def from_patterns(cls, patterns: Iterable[str], *, layer: Layer, label: str) -> NameMatcher:
@@ -117,12 +128,53 @@ class DomainRules:
 
     ``except_paths`` matches the start of the paths where the block list does not apply
     (the API and dialog paths a strip list excepts); the allowlist applies everywhere.
+    ``block`` holds the entries that apply on every host and path of the group. An entry
+    its source scopes to a path is in ``paths`` (a path regex, matched from the start of
+    the path, and the entries that apply there); an entry scoped to some hosts of the group
+    is in the rules of those hosts, ``by_host`` (the group's rules with those entries added,
+    looked up by the longest host key covering the URL's host). ``keep`` holds the names a
+    strip list excepts on these hosts (rule ids ``exception:...``): no static rule drops
+    them; ``paths`` has the block entries and the excepted names of each path class.
     """
 
     hosts: tuple[str, ...]
     allow: NameMatcher
     block: NameMatcher
     except_paths: re.Pattern[str] | None = None
+    paths: tuple[tuple[re.Pattern[str], NameMatcher, NameMatcher], ...] = ()
+    by_host: Mapping[str, DomainRules] = field(default_factory=dict)
+    keep: NameMatcher = field(default_factory=NameMatcher)
+
+    def at_host(self, host: str) -> DomainRules:
+        """The rules on ``host``: the group's, with the entries scoped to ``host`` added."""
+        if not self.by_host:
+            return self
+        longest = self.by_host.longest if isinstance(self.by_host, _Lazy) else None
+        found = lookup_host(self.by_host, host, longest=longest)
+        return found[1] if found else self
+
+    def mapped(self, matcher: Callable[[NameMatcher], NameMatcher]) -> DomainRules:
+        """These rules with ``matcher`` applied to every name list (its variants' too)."""
+        return DomainRules(
+            self.hosts,
+            matcher(self.allow),
+            matcher(self.block),
+            self.except_paths,
+            tuple((regex, matcher(block), matcher(keep)) for regex, block, keep in self.paths),
+            {host: rules.mapped(matcher) for host, rules in self.by_host.items()},
+            matcher(self.keep),
+        )
+
+    def matchers(self) -> Iterator[NameMatcher]:
+        """Every name list of these rules: allow, block, per path and per host."""
+        yield self.allow
+        yield self.block
+        yield self.keep
+        for _, block, keep in self.paths:
+            yield block
+            yield keep
+        for rules in self.by_host.values():
+            yield from rules.matchers()
 
 
 _COMPILE_ERRORS = (KeyError, TypeError, ValueError, AttributeError, re.error)
@@ -186,6 +238,45 @@ class _Groups(Mapping[str, DomainRules]):
         return found
 
 
+class _Lazy(Mapping[str, DomainRules]):
+    """Host key to rules, each built the first time it is read (then always that object).
+
+    A platform's hosts and the places the lists except are many (every Google domain),
+    and a stream of URLs visits few of them.
+    """
+
+    __slots__ = ("_build", "_built", "_keys", "longest")
+
+    def __init__(self, keys: Iterable[str], build: Callable[[str], DomainRules]) -> None:
+        self._keys = frozenset(keys)
+        self._build = build
+        self._built: dict[str, DomainRules] = {}
+        # The longest key, for host lookups (samepage._hosts.lookup_host).
+        self.longest = longest_key(dict.fromkeys(self._keys))
+
+    def __getitem__(self, key: str) -> DomainRules:
+        found = self._built.get(key)
+        if found is None:
+            if key not in self._keys:
+                raise KeyError(key)
+            found = self._built.setdefault(key, self._build(key))
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._keys))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def compile_all(self) -> None:
+        """Build every entry now (a document from a caller is checked whole when read)."""
+        for key in self._keys:
+            self[key]
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """All static rules, compiled for lookups."""
@@ -197,9 +288,16 @@ class RuleSet:
     redirects: Mapping[str, tuple[RedirectRule, ...]] = field(default_factory=dict)
     aliases: Mapping[str, tuple[AliasRule, ...]] = field(default_factory=dict)
     path_sessions: tuple[PathSessionRule, ...] = ()
+    # Host key to the names strip lists except there (``keep`` and ``paths`` of each).
+    exceptions: Mapping[str, DomainRules] = field(default_factory=dict)
     _excepts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
-    # The longest key of the excepts, domains and redirects tables: host lookups stay linear.
-    _longest: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    # The longest key of the excepts, domains, redirects and exceptions tables: host
+    # lookups stay linear.
+    _longest: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+    # A host's group rules with the exceptions of its host keys, built once per pair.
+    _with_exceptions: dict[tuple[int, tuple[str, ...]], DomainRules] = field(
+        init=False, repr=False, compare=False
+    )
     # The tails of those tables' keys: most hosts are in none of them, found with one lookup.
     _tails: KeyTails = field(init=False, repr=False, compare=False)
 
@@ -209,9 +307,16 @@ class RuleSet:
             for host in rule.except_hosts:
                 excepts.setdefault(host, set()).add(name)
         object.__setattr__(self, "_excepts", {h: frozenset(n) for h, n in excepts.items()})
-        longest = (longest_key(excepts), longest_key(self.domains), longest_key(self.redirects))
+        longest = (
+            longest_key(excepts),
+            longest_key(self.domains),
+            longest_key(self.redirects),
+            longest_key(self.exceptions),
+        )
         object.__setattr__(self, "_longest", longest)
-        object.__setattr__(self, "_tails", KeyTails([*excepts, *self.domains, *self.redirects]))
+        keys = [*excepts, *self.domains, *self.redirects, *self.exceptions]
+        object.__setattr__(self, "_tails", KeyTails(keys))
+        object.__setattr__(self, "_with_exceptions", {})
 
     def excepted_names(self, host: str) -> frozenset[str]:
         """The ambiguous names that are always content on ``host`` (its except-hosts)."""
@@ -225,11 +330,38 @@ class RuleSet:
         return found
 
     def domain(self, host: str) -> DomainRules | None:
-        """The rules of the longest domain key covering ``host``."""
+        """The rules on ``host``, with its host keys' scoped entries and list exceptions.
+
+        The group is the longest domain key covering ``host``; the entries scoped to some
+        of its hosts and the names the strip lists except there are added.
+
+        The same object for every host with the same rules, so it can key a cache.
+        """
         if not self._tails.may_cover(host):
             return None
         found = lookup_host(self.domains, host, longest=self._longest[1])
-        return found[1] if found else None
+        rules = found[1].at_host(host) if found else None
+        if not self.exceptions:
+            return rules
+        keys = tuple(key for key in host_suffixes(host, self._longest[3]) if key in self.exceptions)
+        if not keys:
+            return rules
+        cache_key = (id(rules), keys)
+        combined = self._with_exceptions.get(cache_key)
+        if combined is None:
+            excepted = [self.exceptions[key] for key in keys]
+            base = rules or DomainRules((), NameMatcher(), NameMatcher())
+            combined = DomainRules(
+                base.hosts,
+                base.allow,
+                base.block,
+                base.except_paths,
+                base.paths + tuple(p for e in excepted for p in e.paths),
+                {},
+                base.keep.merged(*(e.keep for e in excepted)),
+            )
+            combined = self._with_exceptions.setdefault(cache_key, combined)
+        return combined
 
     def redirect_rules(self, host: str) -> tuple[RedirectRule, ...]:
         """The redirect rules of the longest host key covering ``host`` (none: empty)."""
@@ -271,7 +403,9 @@ class RuleSet:
             raise ValueError(f"disable_rules: no rule has the id or name {unknown[0]!r}{hint}")
 
         def keep(rule: Rule, key: str) -> bool:
-            return rule.id.lower() not in off and key not in off
+            # A list's exception is switched off by its id only: a bare name switches off
+            # the rules that drop or keep that name, not the places a list excepts.
+            return rule.id.lower() not in off and (rule.layer == "exception" or key not in off)
 
         def filtered(matcher: NameMatcher) -> NameMatcher:
             return NameMatcher(
@@ -279,12 +413,7 @@ class RuleSet:
                 tuple((p, r) for p, r in matcher.prefixes if keep(r, p + "*")),
             )
 
-        groups = {
-            id(group): DomainRules(
-                group.hosts, filtered(group.allow), filtered(group.block), group.except_paths
-            )
-            for group in self.domains.values()
-        }
+        groups = {id(group): group.mapped(filtered) for group in self.domains.values()}
 
         def kept_ids(table: Mapping[str, tuple[_R, ...]]) -> dict[str, tuple[_R, ...]]:
             out = {
@@ -302,6 +431,7 @@ class RuleSet:
             redirects=kept_ids(self.redirects),
             aliases=kept_ids(self.aliases),
             path_sessions=tuple(r for r in self.path_sessions if r.id.lower() not in off),
+            exceptions={k: e.mapped(filtered) for k, e in self.exceptions.items()},
         )
 
     def rule_keys(self) -> frozenset[str]:
@@ -316,8 +446,12 @@ class RuleSet:
 
         add(self.tracking)
         for group in self.domains.values():
-            add(group.allow)
-            add(group.block)
+            for matcher in group.matchers():
+                add(matcher)
+        for excepted in self.exceptions.values():
+            for matcher in excepted.matchers():
+                keys.update(rule.id.lower() for rule in matcher.names.values())
+                keys.update(rule.id.lower() for _, rule in matcher.prefixes)
         for name, rule in self.ambiguous.items():
             keys.update((name, rule.rule.id.lower()))
         for prefix, rule in self.ambiguous_prefixes:
@@ -357,8 +491,15 @@ class RuleSet:
         except _COMPILE_ERRORS as exc:
             raise SamepageError(f"rules: {type(exc).__name__}: {exc}") from exc
         if not lazy:
-            assert isinstance(rules.domains, _Groups)
+            assert isinstance(rules.domains, _Groups) and isinstance(rules.exceptions, _Lazy)
             rules.domains.compile_all()
+            try:
+                rules.exceptions.compile_all()
+                for group in {id(g): g for g in rules.domains.values()}.values():
+                    if isinstance(group.by_host, _Lazy):
+                        group.by_host.compile_all()
+            except _COMPILE_ERRORS as exc:
+                raise SamepageError(f"rules: {type(exc).__name__}: {exc}") from exc
         return rules
 
     @classmethod
@@ -384,20 +525,126 @@ class RuleSet:
             redirects=compile_redirects(data.get("redirects", [])),
             aliases=compile_aliases(data.get("aliases", [])),
             path_sessions=compile_path_sessions(data.get("path_sessions", [])),
+            exceptions=_exceptions(data.get("exceptions", [])),
         )
 
 
 def _domain_rules(group: Mapping[str, Any]) -> DomainRules:
-    """One platform group of a rules document, compiled."""
+    """One platform group of a rules document, compiled.
+
+    A block entry with ``hosts`` (host keys of the group, or subdomains of them) applies
+    only on those hosts, one with ``paths`` (regexes matched from the start of the path)
+    only on those paths: each entry at the scope its source gives it, never wider.
+    """
     hosts = tuple(h.lower() for h in group["hosts"])
     label = hosts[0]
     excepted = group.get("except_paths", [])
-    return DomainRules(
-        hosts,
-        allow=_matcher(group.get("allow", []), f"{label}:allow", "allowlist"),
-        block=_matcher(group.get("block", []), f"{label}:block", "blocklist"),
-        except_paths=re.compile("|".join(excepted)) if excepted else None,
-    )
+    allow = _matcher(group.get("allow", []), f"{label}:allow", "allowlist")
+    entries = group.get("block", [])
+    plain = [entry for entry in entries if "hosts" not in entry and "paths" not in entry]
+    block = _matcher(plain, f"{label}:block", "blocklist")
+    except_paths = re.compile("|".join(excepted)) if excepted else None
+    if len(plain) == len(entries):
+        return DomainRules(hosts, allow, block, except_paths)
+    keys = frozenset(hosts)
+    scoped = [
+        (entry, frozenset(_entry_hosts(entry, keys)), _entry_paths(entry))
+        for entry in entries
+        if "hosts" in entry or "paths" in entry
+    ]
+
+    def rules_at(key: str) -> DomainRules:
+        above = set(host_suffixes(key)) if key else set()
+        here = [(e, p) for e, h, p in scoped if not h or not h.isdisjoint(above)]
+        by_path: dict[str, list[Mapping[str, str]]] = {}
+        for entry, path in here:
+            by_path.setdefault(path, []).append(entry)
+        added = by_path.pop("", [])
+        return DomainRules(
+            hosts,
+            allow,
+            block.merged(_matcher(added, f"{label}:block", "blocklist")),
+            except_paths,
+            tuple(
+                (re.compile(path), _matcher(found, f"{label}:block", "blocklist"), NameMatcher())
+                for path, found in by_path.items()
+            ),
+        )
+
+    variants = {host for _, listed, _ in scoped for host in listed}
+    return replace(rules_at(""), by_host=_Lazy(variants, rules_at))
+
+
+def _entry_hosts(entry: Mapping[str, Any], group: frozenset[str]) -> tuple[str, ...]:
+    """An entry's own hosts, each inside the group's hosts; empty: the whole group."""
+    if "hosts" not in entry:
+        return ()
+    listed = entry["hosts"]
+    if not isinstance(listed, list) or not listed or not all(isinstance(h, str) for h in listed):
+        raise ValueError(f"{entry.get('name')!r}: 'hosts' must be a non-empty list of names")
+    hosts = tuple(host.lower() for host in listed)
+    for host in hosts:
+        if group.isdisjoint(host_suffixes(host)):
+            raise ValueError(f"{entry.get('name')!r}: host {host!r} is not a host of the group")
+    return hosts
+
+
+def _entry_paths(entry: Mapping[str, Any]) -> str:
+    """An entry's path regexes as one regex matched from the path's start ("" for every path)."""
+    if "paths" not in entry:
+        return ""
+    listed = entry["paths"]
+    if not isinstance(listed, list) or not listed or not all(isinstance(p, str) for p in listed):
+        raise ValueError(f"{entry.get('name')!r}: 'paths' must be a non-empty list of regexes")
+    joined = "|".join(f"(?:{path})" for path in listed)
+    re.compile(joined)
+    return joined
+
+
+def _exceptions(entries: Sequence[Mapping[str, Any]]) -> _Lazy:
+    """The ``exceptions`` section: per host key, the names kept on its paths (or all paths).
+
+    Each entry names its ``hosts``, optionally ``paths`` (regexes matched from the start of
+    the path), and the names it keeps: ``names`` and ``prefixes``, or ``every`` parameter.
+    Its rule ids are ``exception:ID:NAME``. A host's exceptions are compiled when a URL of
+    it is first seen.
+    """
+    by_host: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in entries:
+        for host in entry["hosts"]:
+            by_host.setdefault(host.lower(), []).append(entry)
+    empty = NameMatcher()
+    # One entry's names, compiled once for all its hosts (Google's on every Google domain).
+    compiled: dict[int, NameMatcher] = {}
+
+    def build(host: str) -> DomainRules:
+        keep: list[NameMatcher] = []
+        paths = []
+        for entry in by_host[host]:
+            names = compiled.get(id(entry))
+            if names is None:
+                names = compiled.setdefault(id(entry), _kept_names(entry))
+            path = _entry_paths(entry)
+            if path:
+                paths.append((re.compile(path), empty, names))
+            else:
+                keep.append(names)
+        return DomainRules((host,), empty, empty, paths=tuple(paths), keep=empty.merged(*keep))
+
+    return _Lazy(by_host, build)
+
+
+def _kept_names(entry: Mapping[str, Any]) -> NameMatcher:
+    """The names an ``exceptions`` entry keeps: its names and prefixes, or every name."""
+    label = f"exception:{entry['id']}"
+    source = entry.get("source", "")
+    if entry.get("every"):
+        return NameMatcher({}, (("", Rule(f"{label}:*", "exception", source)),))
+    listed = [{"name": name, "source": source} for name in entry.get("names", [])]
+    listed += [{"prefix": prefix, "source": source} for prefix in entry.get("prefixes", [])]
+    if not listed:
+        raise ValueError(f"{label}: needs 'names', 'prefixes' or 'every'")
+    return _matcher(listed, label, "exception")
 
 
 def _check_entries(data: Mapping[str, Any]) -> None:
@@ -438,10 +685,15 @@ def _check_entries(data: Mapping[str, Any]) -> None:
                 if found := problem(entry):
                     where = f"domains[{index}] ({hosts[0]}).{kind}[{number}]"
                     raise SamepageError(f"rules: {where}: {found}")
-    for section in ("redirects", "aliases", "path_sessions"):
+    for section in ("redirects", "aliases", "path_sessions", "exceptions"):
         for index, entry in enumerate(listed(data.get(section, []), section)):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
                 raise SamepageError(f"rules: {section}[{index}]: needs a string 'id'")
+    for index, entry in enumerate(data.get("exceptions", [])):
+        hosts = entry.get("hosts")
+        if not isinstance(hosts, list) or not hosts or not all(isinstance(h, str) for h in hosts):
+            message = "'hosts' must be a non-empty list of names"
+            raise SamepageError(f"rules: exceptions[{index}] ({entry['id']}): {message}")
 
 
 def _ambiguous(entry: Mapping[str, Any], rule: Rule) -> AmbiguousRule:

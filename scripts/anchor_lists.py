@@ -11,8 +11,12 @@ Usage (each argument a local copy of the list, read at the commit named in SOURC
         --brave-query-filter query-filter.json --brave-clean-urls clean-urls.json \
         --adguard-general general_url.txt --adguard-specific specific.txt \
         --adguard-allowlist allowlist.txt whitelist.txt \
-        --firefox-query-stripping strip_list.txt \
+        --firefox-query-stripping strip_list.txt --firefox-allow-list allow_list.txt \
         --firefox-strip-on-share StripOnShare.json StripOnShareLGPL.json
+
+Each list's exceptions are kept with its scopes: ClearURLs' ``exceptions``, Brave's
+``exclude``, AdGuard's ``@@`` rules and Firefox's ``privacy.query_stripping.allow_list`` (the
+sites where it strips nothing).
 
 A list left off the command line keeps its scopes from the snapshot already written, so one
 list can be refreshed alone (``--adguard-specific specific.txt``).
@@ -83,7 +87,8 @@ SOURCES: dict[str, dict[str, str]] = {
     "firefox-query-stripping": {
         "title": "Firefox query-stripping list",
         "repository": "https://groups.google.com/a/mozilla.org/g/dev-platform/c/1vOSas0ptVQ",
-        "path": "privacy.query_stripping.strip_list (remote settings collection query-stripping)",
+        "path": "privacy.query_stripping.strip_list and privacy.query_stripping.allow_list"
+        " (remote settings collection query-stripping)",
         "commit": "the list as Mozilla announced it, copied in user preference files",
         "date": "2022",
         "license": "MPL-2.0",
@@ -231,10 +236,11 @@ def adguard_exceptions(paths: list[Path], list_id: str) -> list[dict[str, Any]]:
     return [_scope(list_id, "exceptions", "", "removeparam", [], exceptions=rules)]
 
 
-def firefox_query_stripping(path: Path) -> list[dict[str, Any]]:
-    """The strip list: one global scope."""
+def firefox_query_stripping(path: Path, allow: Path | None = None) -> list[dict[str, Any]]:
+    """The strip list: one global scope, with the allow list's sites as its exceptions."""
     names = path.read_text(encoding="utf-8").split()
-    return [_scope("firefox-query-stripping", "global", "*", "strip_list", names)]
+    sites = allow.read_text(encoding="utf-8").replace(",", " ").split() if allow else []
+    return [_scope("firefox-query-stripping", "global", "*", "strip_list", names, exceptions=sites)]
 
 
 def firefox_strip_on_share(paths: list[Path]) -> list[dict[str, Any]]:
@@ -262,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--adguard-specific", type=Path)
     parser.add_argument("--adguard-allowlist", type=Path, nargs="+")
     parser.add_argument("--firefox-query-stripping", type=Path)
+    parser.add_argument("--firefox-allow-list", type=Path)
     parser.add_argument("--firefox-strip-on-share", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
@@ -272,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         "adguard-general": lambda p: adguard(p, "adguard-general"),
         "adguard-specific": lambda p: adguard(p, "adguard-specific"),
         "adguard-allowlist": lambda p: adguard_exceptions(p, "adguard-allowlist"),
-        "firefox-query-stripping": lambda p: firefox_query_stripping(p),
+        "firefox-query-stripping": lambda p: firefox_query_stripping(p, args.firefox_allow_list),
         "firefox-strip-on-share": lambda p: firefox_strip_on_share(p),
     }
     old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}

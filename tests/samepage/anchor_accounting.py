@@ -377,13 +377,28 @@ def dropped_value(name: str, value: str, host: str = _NEUTRAL_HOST) -> bool:
     return "zz" in left and unquote(name).lower() not in left
 
 
-def _covered(probes: list[str], place: Where, *, global_scope: bool) -> str:
+def scope_hosts(scope: dict[str, Any], place: Where) -> list[str]:
+    """The hosts to test a scope on: the hosts its list names (rule_scopes' places).
+
+    A list that names ``www.example.co.uk`` strips nothing on ``example.co.uk``, and the
+    built-in rules keep each entry at its list's scope; a bare two-label host is tested
+    with ``www.``, as samepage's keys cover subdomains.
+    """
+    from tests.samepage import rule_scopes  # it reads the lists through this module
+
+    places = rule_scopes.scope_places(scope) or ()
+    named = [p.host for p in places if p.host]
+    hosts = named if named and len(named) == len(places) else list(place.hosts)
+    return list(dict.fromkeys(f"www.{h}" if h.count(".") == 1 else h for h in hosts))
+
+
+def _covered(probes: list[str], place: Where, scope: dict[str, Any], *, global_scope: bool) -> str:
     if place.value:
         return "value-conditioned" if all(dropped_value(n, place.value) for n in probes) else ""
     if all(dropped(n, _NEUTRAL_HOST) for n in probes):
         return "global"
     if not global_scope and place.hosts:
-        hosts = [f"www.{h}" if h.count(".") == 1 else h for h in place.hosts]
+        hosts = scope_hosts(scope, place)
         if all(dropped(n, h, place.path) for n in probes for h in hosts):
             return "host"
     if all(value_conditioned(n) for n in probes):
@@ -462,7 +477,7 @@ def items() -> Iterator[Item]:
                     names = entry_names(scope["list"], entry)
                     probes = names.probes() if names is not None else []
                 if probes:
-                    status = _covered(probes, place, global_scope=global_scope)
+                    status = _covered(probes, place, scope, global_scope=global_scope)
             if not status:
                 reason = kept.get((scope["list"], scope["scope"], entry))
                 if reason is not None:

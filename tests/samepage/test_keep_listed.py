@@ -23,7 +23,7 @@ from samepage import (
 from samepage._suffixes import is_public_suffix
 from tests.cli_process import samepage_here as run
 
-PLAUSIBLE = {"plausible.io": ["utm_source", "source"]}
+PLAUSIBLE = {"stats.example.org": ["utm_source", "source"]}
 
 
 @pytest.mark.parametrize(
@@ -31,22 +31,22 @@ PLAUSIBLE = {"plausible.io": ["utm_source", "source"]}
     [
         # The dashboard's filters are its content: two filters, two pages.
         (
-            "https://plausible.io/plausible.io?utm_source=github",
-            "https://plausible.io/plausible.io?utm_source=github",
+            "https://stats.example.org/stats.example.org?utm_source=github",
+            "https://stats.example.org/stats.example.org?utm_source=github",
         ),
-        ("https://plausible.io/x?source=Twitter", "https://plausible.io/x?source=Twitter"),
+        ("https://stats.example.org/x?source=Twitter", "https://stats.example.org/x?source=Twitter"),
         # Subdomains too, on label boundaries, on any port (as extra_allowlist's keys).
         (
-            "https://a.plausible.io:8443/x?UTM_SOURCE=a",
-            "https://a.plausible.io:8443/x?UTM_SOURCE=a",
+            "https://a.stats.example.org:8443/x?UTM_SOURCE=a",
+            "https://a.stats.example.org:8443/x?UTM_SOURCE=a",
         ),
         # Only the names given: fbclid still goes there.
         (
-            "https://plausible.io/x?utm_source=a&fbclid=1&utm_medium=b",
-            "https://plausible.io/x?utm_source=a",
+            "https://stats.example.org/x?utm_source=a&fbclid=1&utm_medium=b",
+            "https://stats.example.org/x?utm_source=a",
         ),
         # Only there: the lists apply on every other host.
-        ("https://notplausible.io/x?utm_source=a&source=twitter", "https://notplausible.io/x"),
+        ("https://notstats.example.org/x?utm_source=a&source=twitter", "https://notstats.example.org/x"),
         ("https://example.com/x?utm_source=a", "https://example.com/x"),
     ],
 )
@@ -55,23 +55,23 @@ def test_the_option_keeps_a_listed_name_on_its_host_only(url: str, expected: str
 
 
 def test_without_the_option_the_lists_apply() -> None:
-    norm = MIQPSNormalizer(extra_allowlist={"plausible.io": ["utm_source"]})
+    norm = MIQPSNormalizer(extra_allowlist={"stats.example.org": ["utm_source"]})
     # The allowlist runs after the blocklist: it never keeps a listed name.
-    assert norm.normalize("https://plausible.io/x?utm_source=a") == "https://plausible.io/x"
+    assert norm.normalize("https://stats.example.org/x?utm_source=a") == "https://stats.example.org/x"
 
 
 def test_explain_names_the_keep_rule() -> None:
     trace = MIQPSNormalizer(keep_listed=PLAUSIBLE).explain(
-        "https://plausible.io/x?source=Twitter&fbclid=1"
+        "https://stats.example.org/x?source=Twitter&fbclid=1"
     )
     decided = {p.name: (p.kept, p.layer, p.rule) for p in trace.params}
-    assert decided["source"] == (True, "keep", "keep:plausible.io:source")
+    assert decided["source"] == (True, "keep", "keep:stats.example.org:source")
     assert decided["fbclid"] == (False, "blocklist", "tracking:fbclid")
 
 
 def test_a_kept_name_is_part_of_the_pattern_key_there() -> None:
     norm = MIQPSNormalizer(keep_listed=PLAUSIBLE)
-    assert norm.pattern_key("https://plausible.io/x?utm_source=a&id=1") == "id&utm_source"
+    assert norm.pattern_key("https://stats.example.org/x?utm_source=a&id=1") == "id&utm_source"
     assert norm.pattern_key("https://example.com/x?utm_source=a&id=1") == "id"
 
 
@@ -195,7 +195,7 @@ def test_a_learned_key_that_is_a_public_suffix_is_refused(key: str) -> None:
         ("anything.ck", True),  # *.ck
         ("www.ck", False),  # !www.ck
         ("bbc.co.uk", False),
-        ("plausible.io", False),
+        ("stats.example.org", False),
         ("localhost", False),  # the implicit "*" rule is not applied
         ("127.0.0.1", False),
     ],
@@ -222,24 +222,24 @@ def test_no_built_in_group_is_keyed_by_a_public_suffix() -> None:
 
 
 def test_the_cli_flag_keeps_and_refuses() -> None:
-    url = "https://plausible.io/x?utm_source=a&source=Reddit&fbclid=1"
+    url = "https://stats.example.org/x?utm_source=a&source=Reddit&fbclid=1"
     done = run(
         "same",
         url,
-        "https://plausible.io/x?utm_source=b",
+        "https://stats.example.org/x?utm_source=b",
         "--keep-listed",
-        "plausible.io=utm_source",
+        "stats.example.org=utm_source",
     )
     assert done.returncode == 1  # two dashboard filters: two pages
-    done = run("explain", url, "--json", "--keep-listed", "plausible.io=utm_source,source")
+    done = run("explain", url, "--json", "--keep-listed", "stats.example.org=utm_source,source")
     assert done.returncode == 0
     rules = {p["name"]: p["rule"] for p in json.loads(done.stdout)["params"]}
     assert rules == {
-        "utm_source": "keep:plausible.io:utm_source",
-        "source": "keep:plausible.io:source",
+        "utm_source": "keep:stats.example.org:utm_source",
+        "source": "keep:stats.example.org:source",
         "fbclid": "tracking:fbclid",
     }
-    for bad in ("github.io=utm_source", "plausible.io", "=x"):
+    for bad in ("github.io=utm_source", "stats.example.org", "=x"):
         done = run("explain", url, "--keep-listed", bad)
         assert done.returncode == 2
         assert "--keep-listed" in done.stderr
@@ -250,16 +250,16 @@ def test_the_duckdb_function_honours_the_option() -> None:
     from samepage.duckdb import register
 
     con = duckdb.connect()
-    register(con, MIQPSNormalizer(keep_listed={"plausible.io": ["utm_source"]}))
+    register(con, MIQPSNormalizer(keep_listed={"stats.example.org": ["utm_source"]}))
     got = con.execute(
-        "select samepage_key('https://plausible.io/x?utm_source=a'), "
+        "select samepage_key('https://stats.example.org/x?utm_source=a'), "
         "samepage_key('https://a.example/x?utm_source=a')"
     ).fetchone()
-    assert got == ("https://plausible.io/x?utm_source=a", "https://a.example/x")
+    assert got == ("https://stats.example.org/x?utm_source=a", "https://a.example/x")
 
 
 @pytest.mark.parametrize(
-    "value", [{"plausible.io": ["utm_source"]}, '{"plausible.io": ["utm_source"]}']
+    "value", [{"stats.example.org": ["utm_source"]}, '{"stats.example.org": ["utm_source"]}']
 )
 def test_the_scrapy_setting_reads_a_dict_or_its_json(value: object) -> None:
     from scrapy.settings import Settings
@@ -267,8 +267,8 @@ def test_the_scrapy_setting_reads_a_dict_or_its_json(value: object) -> None:
     from samepage.scrapy import normalizer_from_settings
 
     norm = normalizer_from_settings(Settings({"SAMEPAGE_KEEP_LISTED": value}))
-    assert norm.normalize("https://plausible.io/x?utm_source=a") == (
-        "https://plausible.io/x?utm_source=a"
+    assert norm.normalize("https://stats.example.org/x?utm_source=a") == (
+        "https://stats.example.org/x?utm_source=a"
     )
     assert norm.normalize("https://a.example/x?utm_source=a") == "https://a.example/x"
 

@@ -76,6 +76,7 @@ def test_format_and_version() -> None:
         "path_sessions",
         "redirects",
         "aliases",
+        "exceptions",
     }
 
 
@@ -89,7 +90,9 @@ def test_every_entry_has_exactly_one_of_name_or_prefix() -> None:
     for label, entries in _name_lists():
         for entry in entries:
             assert ("name" in entry) != ("prefix" in entry), (label, entry)
-            assert set(entry) <= {"name", "prefix", "source"}, (label, entry)
+            # A block entry may carry its source's narrower scope: hosts and paths.
+            scope = {"hosts", "paths"} if label.endswith(":block") else set()
+            assert set(entry) <= {"name", "prefix", "source"} | scope, (label, entry)
     allowed = {"name", "values", "value_prefixes", "value_regex", "except_hosts", "requires"}
     for entry in DATA["ambiguous"]:
         assert "name" in entry and "prefix" not in entry, entry
@@ -124,7 +127,10 @@ def test_names_and_values_are_lower_case() -> None:
     "label, entries", [pytest.param(label, entries, id=label) for label, entries in _name_lists()]
 )
 def test_no_duplicates_within_a_list(label: str, entries: list[dict[str, Any]]) -> None:
-    counts = Counter(_rule_name(entry) for entry in entries)
+    # One name may have entries of different scopes (hosts and paths) in one block list.
+    counts = Counter(
+        (_rule_name(entry), str(entry.get("hosts")), str(entry.get("paths"))) for entry in entries
+    )
     assert [key for key, count in counts.items() if count > 1] == []
 
 

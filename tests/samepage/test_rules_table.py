@@ -316,7 +316,7 @@ ROWS = [
     ("https://github.com/psf/requests?ref=main", "https://github.com/psf/requests?ref=main"),
     (
         "https://github.com/psf/requests?ref=twitter&utm_source=newsletter",
-        "https://github.com/psf/requests?ref=twitter",
+        "https://github.com/psf/requests?ref=twitter&utm_source=newsletter",
     ),
     (
         "https://api.github.com/repos/psf/requests/contents/README.md?ref=main",
@@ -529,7 +529,10 @@ ROWS = [
         "https://www.lazada.sg/products/mug-i1-s2.html?spm=a2o42&clickTrackInfo=x&abid=7",
         "https://www.lazada.sg/products/mug-i1-s2.html",
     ),
-    ("https://shopee.sg/mug-i.1.2?sp_atk=ab&xptdk=cd", "https://shopee.sg/mug-i.1.2"),
+    (
+        "https://shopee.sg/mug-i.1.2?sp_atk=ab&xptdk=cd",
+        "https://shopee.sg/mug-i.1.2?sp_atk=ab&xptdk=cd",
+    ),
     (
         "https://www.indeed.com/viewjob?jk=abc123&tk=1h2&from=serp&alid=9",
         "https://www.indeed.com/viewjob?jk=abc123",
@@ -773,7 +776,10 @@ ROWS = [
     ),
     # AdGuard URL Tracking filter, site rules: every name samepage takes, on its platform.
     ("https://www.erkekadam.org/p/1?kaynak=1", "https://www.erkekadam.org/p/1"),
-    ("https://www.fairstone.ca/p/1?adplacementid=1&jumpsource=2", "https://www.fairstone.ca/p/1"),
+    (
+        "https://www.fairstone.ca/p/1?adplacementid=1&jumpsource=2",
+        "https://www.fairstone.ca/p/1?jumpsource=2",
+    ),
     ("https://steuer.check24.de/p/1?wpset=1", "https://steuer.check24.de/p/1"),
     ("https://www.movieboxonline.net/p/1?page_from=1", "https://www.movieboxonline.net/p/1"),
     ("https://www.ladysavings.com/p/1?lsadname2=1&lsed=2", "https://www.ladysavings.com/p/1"),
@@ -788,7 +794,7 @@ ROWS = [
     ("https://www.github.com/p/1?reference_location=1", "https://www.github.com/p/1"),
     (
         "https://pages.tmall.com/p/1?tksid=1&xmktid=2&traceid=3&app_pvid=4&bxsign=5&union_lens=6",
-        "https://pages.tmall.com/p/1",
+        "https://pages.tmall.com/p/1?app_pvid=4&traceid=3",
     ),
     ("https://oricon.co.jp/p/1?ref_cd=1", "https://oricon.co.jp/p/1"),
     ("https://www.adguard-dns.io/p/1?clid=1", "https://www.adguard-dns.io/p/1"),
@@ -843,7 +849,7 @@ ROWS = [
     ("https://bookoffonline.co.jp/p/1?xadid=1", "https://bookoffonline.co.jp/p/1"),
     ("https://www.reifen24.de/p/1?sv_campaign_id=1&sv1=2", "https://www.reifen24.de/p/1"),
     ("https://www.kaigonoshigoto.jp/p/1?scid=1", "https://www.kaigonoshigoto.jp/p/1"),
-    ("https://www.coco.fun/p/1?share_to=1", "https://www.coco.fun/p/1"),
+    ("https://www.coco.fun/p/1?share_to=1", "https://www.coco.fun/p/1?share_to=1"),
     ("https://irisplaza.co.jp/p/1?fd_bridge_id=1", "https://irisplaza.co.jp/p/1"),
     ("https://ana.co.jp/p/1?mall_cid=1", "https://ana.co.jp/p/1"),
     ("https://www.coca-cola.com/p/1?openexternalbrowser=1", "https://www.coca-cola.com/p/1"),
@@ -853,7 +859,7 @@ ROWS = [
         "https://sell.amazon.de/p/1?reftag=1&twitchreferral=2&ytwchpos=3&asc_campaign=4"
         "&asc_refurl=5&asc_source=6&store_ref=7&isdramintegrated=8&shoppingportalenabled=9"
         "&associatetag=10&hvqmt=11&bitcampaigncode=12",
-        "https://sell.amazon.de/p/1",
+        "https://sell.amazon.de/p/1?bitcampaigncode=12&store_ref=7&twitchreferral=2&ytwchpos=3",
     ),
     (
         "https://www.qoo10.jp/p/1?__da_seqno=1&flowpath_page_no=2&flowpath_page_value=3",
@@ -882,7 +888,7 @@ ROWS = [
     ),
     (
         "https://notebooklm.google.ac/p/1?icid=1&original_referer=2&g_ep=3&subid=4",
-        "https://notebooklm.google.ac/p/1",
+        "https://notebooklm.google.ac/p/1?g_ep=3",
     ),
     ("https://www.pcmax.jp/p/1?ad_id=1", "https://www.pcmax.jp/p/1"),
     ("https://www.surfshark.com/p/1?rdr_refr=1", "https://www.surfshark.com/p/1"),
@@ -966,7 +972,7 @@ ROWS = [
     (
         "https://engage.cloud.microsoft/p/1?trk_user=1&trk_thread_id=2&trk_outlook_origin=3"
         "&trk_notif_id=4&trk_network=5&trk_event=6&trk_email_type=7&trk_ecs_etag=8",
-        "https://engage.cloud.microsoft/p/1",
+        "https://engage.cloud.microsoft/p/1?trk_ecs_etag=8&trk_email_type=7&trk_event=6&trk_network=5&trk_notif_id=4&trk_outlook_origin=3&trk_thread_id=2&trk_user=1",
     ),
     ("https://comic.k-manga.jp/p/1?xuid=1&adtype=2&ad_flag=3", "https://comic.k-manga.jp/p/1"),
     (
@@ -986,11 +992,11 @@ ROWS = [
         "https://blog.naver.com/p/1",
     ),
     ("https://www.fiverr.com/p/1?context_type=1&imp_id=2", "https://www.fiverr.com/p/1"),
-    ("https://metro.co.uk/p/1?cnxclid=1&appsrc=2", "https://metro.co.uk/p/1"),
-    ("https://www.luisaviaroma.com/p/1?lvrid=1", "https://www.luisaviaroma.com/p/1"),
+    ("https://metro.co.uk/p/1?cnxclid=1&appsrc=2", "https://metro.co.uk/p/1?appsrc=2"),
+    ("https://www.luisaviaroma.com/p/1?lvrid=1", "https://www.luisaviaroma.com/p/1?lvrid=1"),
     (
         "https://ca.indeed.com/p/1?fromjk=1&attributionid=2&vjs=3&rjptk=4&sjdu=5&i2af=6&jrtk=7",
-        "https://ca.indeed.com/p/1",
+        "https://ca.indeed.com/p/1?attributionid=2&fromjk=1&i2af=6&sjdu=5&vjs=3",
     ),
     ("https://www.target.com/p/1?targetid=1", "https://www.target.com/p/1"),
     ("https://www.comfy.ua/p/1?sc_content=1", "https://www.comfy.ua/p/1"),
@@ -1011,7 +1017,10 @@ ROWS = [
     ("https://www.trip.com/p/1?trip_sub1=1&allianceid=2", "https://www.trip.com/p/1"),
     ("https://www.dvdfab.cn/p/1?trackid=1", "https://www.dvdfab.cn/p/1"),
     ("https://www.boosty.to/p/1?_1ld=1&_1lp=2", "https://www.boosty.to/p/1"),
-    ("https://www.kickstarter.com/p/1?total_hits=1", "https://www.kickstarter.com/p/1"),
+    (
+        "https://www.kickstarter.com/p/1?total_hits=1",
+        "https://www.kickstarter.com/p/1?total_hits=1",
+    ),
     ("https://www.calciomatome.net/p/1?seesaa_related=1", "https://www.calciomatome.net/p/1"),
     ("https://www.smocca.jp/p/1?cb_ref_code=1", "https://www.smocca.jp/p/1"),
     ("https://www.microsoft.com/p/1?ocid=1&nclid=2&cvid=3", "https://www.microsoft.com/p/1"),
@@ -1052,7 +1061,7 @@ ROWS = [
     ("https://www.quora.com/p/1?share=1", "https://www.quora.com/p/1"),
     (
         "https://www.substack.com/p/1?triedredirect=1&publication_id=2&post_id=3&isfreemail=4",
-        "https://www.substack.com/p/1",
+        "https://www.substack.com/p/1?isfreemail=4&post_id=3&publication_id=2",
     ),
     ("https://m.weathercn.com/p/1?partner=1&p_source=2&p_type=3", "https://m.weathercn.com/p/1"),
     ("https://qzone.qq.com/p/1?loginfrom=1", "https://qzone.qq.com/p/1"),
@@ -1145,7 +1154,7 @@ ROWS = [
     (
         "https://store.shopping.yahoo.co.jp/p/1?sc_i=1&cpt_m=2&cpt_n=3&cpt_s=4&from_srv=5&cpt_c=6"
         "&sc_e=7&sc_out=8",
-        "https://store.shopping.yahoo.co.jp/p/1",
+        "https://store.shopping.yahoo.co.jp/p/1?cpt_c=6&cpt_m=2&cpt_n=3&cpt_s=4&from_srv=5&sc_out=8",
     ),
     (
         "https://www.youtubekids.com/p/1?embeds_referring_euri=1&embeds_referring_origin=2"
@@ -1240,7 +1249,7 @@ ROWS = [
     (
         "https://www.tiktok.com/p/1?ug_btm=1&sec_user_id=2&trackparams=3&share_region=4"
         "&social_share_type=5&_source_=6",
-        "https://www.tiktok.com/p/1",
+        "https://www.tiktok.com/p/1?_source_=6",
     ),
     ("https://www.voicy.jp/p/1?share.ref=1", "https://www.voicy.jp/p/1"),
     ("https://www.chaturbate.com/p/1?tour=1&campaign=2", "https://www.chaturbate.com/p/1"),
@@ -1316,7 +1325,10 @@ ROWS = [
     ("https://www.cancanlah.com/p/1?click_id=1", "https://www.cancanlah.com/p/1"),
     ("https://www.zalando.com/p/1?wmc=1&wt_cd=2&tm_hem=3", "https://www.zalando.com/p/1"),
     ("https://www.iguru.gr/p/1?_unique_id=1&feed_id=2", "https://www.iguru.gr/p/1"),
-    ("https://www.wizcase.com/p/1?pageview_id=1&clickout_id=2", "https://www.wizcase.com/p/1"),
+    (
+        "https://www.wizcase.com/p/1?pageview_id=1&clickout_id=2",
+        "https://www.wizcase.com/p/1?clickout_id=2&pageview_id=1",
+    ),
     ("https://www.otto.de/p/1?actionid=1&affiliateid=2&campid=3", "https://www.otto.de/p/1"),
     ("https://www.coconala.com/p/1?ref_kind=1&ref_no=2", "https://www.coconala.com/p/1"),
     (
@@ -1340,7 +1352,7 @@ ROWS = [
         "https://link.coupang.com/p/1?lptag=1&isshortened=2&addtag=3&ctag=4&itime=5&pagetype=6"
         "&pagevalue=7&mcid=8&sharesource=9&adtype=10&sourcetype=11&wtrackid=12&trackid=13"
         "&wentrysource=14&searchid=15&wref=16&traceid=17&wtime=18&wpcid=19",
-        "https://link.coupang.com/p/1",
+        "https://link.coupang.com/p/1?addtag=3&adtype=10&ctag=4&isshortened=2&itime=5&mcid=8&pagetype=6&pagevalue=7&sharesource=9&sourcetype=11&trackid=13&wentrysource=14&wtrackid=12",
     ),
     (
         "https://www.weidian.com/p/1?distributorid=1&wfr=2&ifr=3&share_relation=4",
@@ -1348,28 +1360,34 @@ ROWS = [
     ),
     ("https://www.vpnarea.com/p/1?a_aid=1", "https://www.vpnarea.com/p/1"),
     ("https://www.infoq.com/p/1?topicpagesponsorship=1", "https://www.infoq.com/p/1"),
-    ("https://www.adobe.com/p/1?trackingid=1&promoid=2", "https://www.adobe.com/p/1"),
+    (
+        "https://www.adobe.com/p/1?trackingid=1&promoid=2",
+        "https://www.adobe.com/p/1?promoid=2&trackingid=1",
+    ),
     ("https://www.iqbroker.com/p/1?afftrack=1&aff_model=2", "https://www.iqbroker.com/p/1"),
-    ("https://www.dailymotion.com/p/1?ads_params=1", "https://www.dailymotion.com/p/1"),
+    (
+        "https://www.dailymotion.com/p/1?ads_params=1",
+        "https://www.dailymotion.com/p/1?ads_params=1",
+    ),
     ("https://www.wikihow.com/p/1??utm_source=1&%3futm_source=2", "https://www.wikihow.com/p/1"),
     ("https://mediamarkt.com.tr/p/1?rbtc=1", "https://mediamarkt.com.tr/p/1"),
     (
         "https://www.linkedin.com/p/1?trkx=1&referenceid=2&upsellorderorigin=3&originalreferer=4",
-        "https://www.linkedin.com/p/1",
+        "https://www.linkedin.com/p/1?originalreferer=4&referenceid=2&upsellorderorigin=3",
     ),
     (
         "https://www.nicovideo.jp/p/1?transition_id=1&transition_type=2&transit_from=3&news_ref=4"
         "&cmnhd_ref=5&ch_anime_ref=6&track=7&ss_id=8&ss_pos=9&cp_in=10&cnt_transit=11"
         "&viewing_source=12",
-        "https://www.nicovideo.jp/p/1",
+        "https://www.nicovideo.jp/p/1?ch_anime_ref=6&cnt_transit=11&cp_in=10&ss_id=8&ss_pos=9&track=7&viewing_source=12",
     ),
     ("https://www.nicoft.io/p/1?cmnhd_ref=1", "https://www.nicoft.io/p/1"),
-    ("https://search.naver.com/p/1?tqi=1", "https://search.naver.com/p/1"),
+    ("https://search.naver.com/p/1?tqi=1", "https://search.naver.com/p/1?tqi=1"),
     (
         "https://www.ya.ru/p/1?search_source=1&banerid=2&show-uid=3&uniqueid=4&mclid=5",
-        "https://www.ya.ru/p/1",
+        "https://www.ya.ru/p/1?banerid=2&mclid=5&show-uid=3&uniqueid=4",
     ),
-    ("https://www.ebay.at/p/1?_skw=1", "https://www.ebay.at/p/1"),
+    ("https://www.ebay.at/p/1?_skw=1", "https://www.ebay.at/p/1?_skw=1"),
     (
         "https://www.aboutamazon.com/p/1?asc_campaign=1&asc_refurl=2&asc_source=3",
         "https://www.aboutamazon.com/p/1",
@@ -1386,7 +1404,7 @@ ROWS = [
     ("https://www.mioga.de/p/1?idealoid=1", "https://www.mioga.de/p/1"),
     ("https://www.ejoker.de/p/1?spartner=1&idealoid=2", "https://www.ejoker.de/p/1"),
     ("https://lotto.gmx.com/p/1?partnerid=1&advertisementid=2", "https://lotto.gmx.com/p/1"),
-    ("https://www.alza.de/p/1?kampan=1", "https://www.alza.de/p/1"),
+    ("https://www.alza.de/p/1?kampan=1", "https://www.alza.de/p/1?kampan=1"),
     ("https://www.cosse.de/p/1?spartner=1", "https://www.cosse.de/p/1"),
     ("https://www.netgames.de/p/1?refid=1&idealoid=2", "https://www.netgames.de/p/1"),
     ("https://www.alternate.de/p/1?partner=1&idealoid=2", "https://www.alternate.de/p/1"),
