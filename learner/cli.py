@@ -279,7 +279,8 @@ def _adopt_plan(
 
 
 def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
-    targets = read_targets(args.domains)
+    # A plan sends nothing: the crawl that uses it checks the addresses of its domains file.
+    targets = read_targets(args.domains, allow_private=True)
     file_values = read_config_file(args.config) if args.config else {}
     overrides = {"top_patterns": args.top_patterns, "samples": args.samples, "seed": args.seed}
     config = build_config(file_values, overrides)
