@@ -185,7 +185,6 @@ def _print_summary(result: CrawlResult) -> None:
 
 
 def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
-    targets = read_targets(args.domains)
     file_values = read_config_file(args.config) if args.config else {}
     overrides = {
         "top_patterns": args.top_patterns,
@@ -203,11 +202,13 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "concurrency": args.concurrency,
         "page_timeout_s": args.timeout,
         "delay_s": args.delay,
+        "allow_private": args.allow_private,
     }
     try:
         config = build_config(file_values, overrides)
     except ConfigError as exc:
         raise _as_given(exc, overrides, file_values, args.config) from None
+    targets = read_targets(args.domains, allow_private=config.allow_private)
     if args.urls and args.plan:
         raise ConfigError("--urls and --plan: give one of them")
     _refuse_overwrite(args.out, [args.domains, args.urls, args.plan, args.config])
@@ -298,7 +299,8 @@ def _adopt_plan(
 
 
 def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
-    targets = read_targets(args.domains)
+    # A plan sends nothing: the crawl that uses it checks the addresses of its domains file.
+    targets = read_targets(args.domains, allow_private=True)
     file_values = read_config_file(args.config) if args.config else {}
     overrides = {"top_patterns": args.top_patterns, "samples": args.samples, "seed": args.seed}
     overrides["cover"] = args.cover

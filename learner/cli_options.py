@@ -37,6 +37,7 @@ OPTION_NAMES = {
     "min_contexts": "--min-contexts",
     "give_up_after": "--give-up-after",
     "default_values": "--default-values",
+    "allow_private": "--allow-private",
 }
 
 _COVER_HELP = (
@@ -138,7 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST=ADDR:PORT",
         action="append",
         default=[],
-        help="send every request for HOST to ADDR:PORT, keeping the Host name (repeatable)",
+        help="send every request for HOST to ADDR:PORT, keeping the Host name (repeatable); "
+        "a private or loopback ADDR named here may be reached",
+    )
+    net.add_argument(
+        "--allow-private",
+        action="store_true",
+        default=None,
+        help="let the learner reach any private or loopback address (10/8, 127/8, ::1, ...); "
+        "link-local and metadata addresses are never reached (docs/learner.md, Security)",
     )
     net.add_argument(
         "--browser",

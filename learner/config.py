@@ -91,6 +91,8 @@ def _check_types(settings: RenderSettings | LearnerConfig) -> None:
             _require(math.isfinite(value), f.name, f"must be a finite number, not {value!r}")
         elif f.type == "str":
             _require(isinstance(value, str), f.name, f"expected a string, got {value!r}")
+        elif f.type == "bool":
+            _require(isinstance(value, bool), f.name, f"expected true or false, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,9 @@ class LearnerConfig:
     discover_max_urls: int = 2000
     evidence_budget_bytes: int = 50_000_000
     seed: int = 0
+    allow_private: bool = False
+    """Private and loopback addresses may be studied without a ``--resolve`` entry naming
+    them (``learner.plan.addresses``); link-local and metadata addresses never are."""
     render: RenderSettings = field(default_factory=RenderSettings)
 
     def __post_init__(self) -> None:

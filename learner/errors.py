@@ -6,6 +6,7 @@ The hierarchy::
     ├── ConfigError          (also a ValueError)
     ├── BrowserNotFound
     ├── FetchError
+    │   └── AddressRefused
     ├── GateRefused          (learner.run.publish)
     └── RenderError
         ├── RenderTimeout
@@ -20,11 +21,13 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "AddressRefused",
     "BrowserNotFound",
     "ConfigError",
     "FetchError",
     "LearnerError",
     "NavigationFailed",
+    "Reach",
     "RenderCause",
     "RenderError",
     "RenderStep",
@@ -83,6 +86,28 @@ class FetchError(LearnerError):
         self._transient = transient
 
 
+class Reach(StrEnum):
+    """Whether the learner may send a request to an address (:mod:`learner.plan.addresses`)."""
+
+    PUBLIC = "public"
+    PRIVATE = "private"
+    """Loopback, private and other non-global addresses: only when the user named them."""
+    FORBIDDEN = "forbidden"
+    """Unspecified, link-local, metadata, multicast and reserved addresses: never."""
+
+
+class AddressRefused(FetchError):
+    """A request to an address the learner may not reach, refused before it was sent.
+
+    Never retried. ``reach`` says whether the address is forbidden or private (which the
+    user may allow: the reason says how).
+    """
+
+    def __init__(self, url: str, reason: str, reach: Reach) -> None:
+        super().__init__(url, reason, transient=False)
+        self.reach = reach
+
+
 class RenderCause(StrEnum):
     """Why a render failed, as data: callers decide on this, never on message text."""
 
@@ -100,6 +125,9 @@ class RenderCause(StrEnum):
     """The main frame was sent to another host."""
     NON_HTTP = "non-http"
     """The main frame was sent to a non-HTTP URL."""
+    ADDRESS = "address-refused"
+    """The page (or a frame it was sent to) is at an address the learner may not reach:
+    the request was not sent (:mod:`learner.plan.addresses`)."""
     RETRY_AFTER = "retry-after"
     """The host asked for a wait beyond the retry budget (``Retry-After``): not sent."""
     MEMORY = "memory"

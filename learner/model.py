@@ -78,6 +78,10 @@ class Rendering:
     """Requests the page made while it was rendered, its document's own included."""
     document: Document | None = None
     """The main document's bytes and headers, when the renderer was asked to keep them."""
+    refused: tuple[str, ...] = ()
+    """Connections of the page refused before they were opened, as ``HOST:PORT (reason)``
+    (at most 20): addresses the learner may not reach (``learner.plan.addresses``). The page
+    was rendered without them, as every render of the sample is."""
 
 
 class Cause(StrEnum):
@@ -189,6 +193,9 @@ class SampleEvidence:
     final_url: tuple[str, str] | None = None
     unsettled: tuple[str, ...] = ()
     """What was still going on in the renders that never became ready."""
+    refused: tuple[str, ...] = ()
+    """Connections of the sample's pages refused before they were opened
+    (:attr:`Rendering.refused`): the pages rendered without them, original and candidate alike."""
     original_thumb: str | None = None
     candidate_thumb: str | None = None
     difference: str | None = None
@@ -229,6 +236,8 @@ class SampleEvidence:
             data["final_url"] = list(self.final_url)
         if self.unsettled:
             data["unsettled"] = list(self.unsettled)
+        if self.refused:
+            data["refused"] = list(self.refused)
         if self.status is not None:
             # Written as a pair whenever both pages rendered; null past the image budget.
             data["original_thumb"] = self.original_thumb
@@ -265,6 +274,7 @@ class SampleEvidence:
             status=_pair(data.get("status"), _opt_int),
             final_url=_pair(data.get("final_url"), str),
             unsettled=tuple(str(u) for u in data.get("unsettled") or ()),
+            refused=tuple(str(r) for r in data.get("refused") or ()),
             original_thumb=_opt_str(data.get("original_thumb")),
             candidate_thumb=_opt_str(data.get("candidate_thumb")),
             difference=_opt_str(data.get("difference")),

@@ -118,6 +118,7 @@ class DomainWorker:
                         self.config.render,
                         executable=choice.executable,
                         resolve=self.resolve,
+                        allow_private=self.config.allow_private,
                         max_open_pages=self.config.concurrency,
                     )
                 )

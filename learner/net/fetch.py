@@ -3,6 +3,12 @@
 Built on the standard library's :mod:`http.client`, run in a worker thread. ``resolve`` works
 like curl's ``--resolve``: the connection goes to the mapped ``ADDR:PORT`` while the request
 still names the original host (``Host`` header, and TLS SNI and certificate checks for https).
+
+Every hop, redirects included, is checked against the run's
+:class:`~learner.plan.addresses.AddressPolicy` before anything is sent: the host is resolved
+here, each address it resolves to is checked, and the connection goes to a checked address
+(the check and the connection see the same answer, so a name that changes its answer between
+them cannot lead the fetch elsewhere).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
 from learner.errors import ConfigError, FetchError
 from learner.net.resolve import Target, parse_resolve, target_for
+from learner.plan.addresses import AddressPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +98,7 @@ async def fetch(
     timeout_s: float,
     max_bytes: int = 5_000_000,
     max_redirects: int = 5,
+    allow_private: bool = False,
 ) -> FetchResult:
     """GET ``url``, following http(s) redirects, reading at most ``max_bytes`` of the body.
 
@@ -103,9 +111,13 @@ async def fetch(
         timeout_s: the limit for the whole fetch, redirects included.
         max_bytes: the body is cut there and ``truncated`` set.
         max_redirects: more hops than this is a failure.
+        allow_private: private and loopback addresses may be reached without a ``resolve``
+            entry naming them (:mod:`learner.plan.addresses`).
 
     Raises:
         ConfigError: for a bad ``resolve`` entry or option.
+        AddressRefused: a hop's host, or an address it resolves to, is one the learner may
+            not reach; nothing was sent to it.
         FetchError: for a network failure, a time-out, too many redirects, a redirect to
             a URL that is not http(s), or any URL the standard library refuses (a host label
             of 64 characters or more, an empty label, a broken IPv6 literal, a space in the
@@ -123,7 +135,10 @@ async def fetch(
         raise ConfigError("must not be negative", field="max_bytes")
     if max_redirects < 0:
         raise ConfigError("must not be negative", field="max_redirects")
-    job = _Job(url, targets, user_agent, time.monotonic() + timeout_s, max_bytes, max_redirects)
+    policy = AddressPolicy.of(targets, allow_private=allow_private)
+    job = _Job(
+        url, targets, policy, user_agent, time.monotonic() + timeout_s, max_bytes, max_redirects
+    )
     try:
         return await asyncio.wait_for(asyncio.to_thread(job.run), timeout_s + _GRACE_S)
     except asyncio.TimeoutError:  # noqa: UP041 -- not yet the builtin on Python 3.10
@@ -134,6 +149,7 @@ async def fetch(
 class _Job:
     url: str
     targets: Mapping[str, Target]
+    policy: AddressPolicy
     user_agent: str
     deadline: float
     max_bytes: int
@@ -187,15 +203,15 @@ class _Job:
         scheme = parts.scheme.lower()
         host = (parts.hostname or "").rstrip(".")
         port = parts.port or _DEFAULT_PORTS[scheme]
-        addr, addr_port = target_for(self.targets, host) or (host, port)
+        mapped = target_for(self.targets, host)
+        if mapped is not None:
+            port = mapped[1]
+            addresses = self.policy.addresses(self.url, mapped[0], port, named=True)
+        else:
+            addresses = self.policy.addresses(self.url, host, port)
         target = quote(parts.path or "/", safe=_TARGET_SAFE)
         if parts.query:
             target += "?" + quote(parts.query, safe=_TARGET_SAFE)
-        conn: http.client.HTTPConnection
-        if scheme == "https":
-            conn = _SNIConnection(addr, addr_port, sni=host, timeout=self._remaining())
-        else:
-            conn = http.client.HTTPConnection(addr, addr_port, timeout=self._remaining())
         headers = {
             "Host": parts.netloc.rsplit("@", 1)[-1],
             "User-Agent": self.user_agent,
@@ -203,6 +219,7 @@ class _Job:
             "Accept-Encoding": "identity",
             "Connection": "close",
         }
+        conn = self._connect(scheme, addresses, port, host)
         try:
             conn.request("GET", target, headers=headers)
             response = conn.getresponse()
@@ -215,12 +232,28 @@ class _Job:
             body, truncated = self._read(conn, response)
             return response.status, received, body, truncated
         except (OSError, http.client.HTTPException) as exc:
-            reason = (
-                "timed out" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
-            )
-            raise FetchError(self.url, reason) from exc
+            raise FetchError(self.url, _reason(exc)) from exc
         finally:
             conn.close()
+
+    def _connect(
+        self, scheme: str, addresses: tuple[str, ...], port: int, host: str
+    ) -> http.client.HTTPConnection:
+        """A connection to the first of ``addresses`` that answers (all of them checked)."""
+        for number, addr in enumerate(addresses, start=1):
+            conn: http.client.HTTPConnection
+            if scheme == "https":
+                conn = _SNIConnection(addr, port, sni=host, timeout=self._remaining())
+            else:
+                conn = http.client.HTTPConnection(addr, port, timeout=self._remaining())
+            try:
+                conn.connect()
+                return conn
+            except OSError as exc:
+                conn.close()
+                if number == len(addresses):
+                    raise FetchError(self.url, _reason(exc)) from exc
+        raise FetchError(self.url, f"{host} resolves to no address")
 
     def _read(
         self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse
@@ -237,6 +270,11 @@ class _Job:
             size += len(chunk)
         body = b"".join(chunks)
         return body[: self.max_bytes], size > self.max_bytes
+
+
+def _reason(exc: Exception) -> str:
+    """A network error in words: ``timed out``, else its type and message."""
+    return "timed out" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
 
 
 class _SNIConnection(http.client.HTTPSConnection):

@@ -4,7 +4,9 @@
 fetcher both); ``ADDR`` is an IPv4 address, an IPv6 address in brackets, or a host name;
 ``PORT`` is a TCP port. Every caller (the command line, :func:`learner.net.fetch.fetch` and
 :func:`learner.render.browser.resolver_rules`) goes through :func:`parse_resolve`, so an
-entry one of them accepts, all of them accept.
+entry one of them accepts, all of them accept. An ``ADDR`` is read as a browser reads it
+(``0x7f.1`` is ``127.0.0.1``), and one that is forbidden (:mod:`learner.plan.addresses`:
+link-local, metadata, unspecified) is refused; a private one is what ``--resolve`` is for.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from learner.errors import ConfigError
+from learner.plan.addresses import host_address, refused_target
 from samepage import host_suffixes
 
 __all__ = ["Target", "parse_resolve", "port_number", "resolve_entries", "target_for"]
@@ -69,7 +72,11 @@ def _address(entry: str, target: object) -> Target:
     name = address.lower()
     if not _NAME.match(name) or name.startswith("*") or len(name) > 253:
         raise ConfigError(f"{entry}: not an IP address or host name (write IPv6 as [ADDR]:PORT)")
-    return name, port
+    try:
+        literal = host_address(name)
+    except ValueError as exc:
+        raise ConfigError(f"{entry}: {exc}") from None
+    return (name if literal is None else str(literal)), port
 
 
 def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Target]:
@@ -90,6 +97,9 @@ def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Target]:
         if not _NAME.match(name) or len(name) > 253:
             raise ConfigError(f"{entry}: not a host name")
         targets[name] = _address(entry, target)
+        refusal = refused_target([targets[name]])
+        if refusal is not None:
+            raise ConfigError(f"{entry}: {refusal.reason()}")
     return targets
 
 

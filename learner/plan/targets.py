@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from learner.errors import ConfigError
+from learner.plan.addresses import AddressPolicy
 from samepage import InvalidURL, host_and_port, host_suffixes, normalize_url
 
 logger = logging.getLogger(__name__)
@@ -47,13 +48,20 @@ class Target:
         return port == self.port and self.host in host_suffixes(host)
 
 
-def parse_target(line: str) -> Target:
+def parse_target(line: str, *, allow_private: bool = False) -> Target:
     """Read one line of a domains file: ``example.com`` (https) or an origin URL.
 
-    Raises:
-        ConfigError: when the line is neither a host name nor an http(s) origin.
+    The host is read as a browser reads it (``2852039166`` is ``169.254.169.254``), and
+    checked by :class:`~learner.plan.addresses.AddressPolicy`: a link-local, metadata or
+    unspecified address (or a metadata service's name) is refused; a private or loopback
+    address only with ``allow_private`` (``--allow-private``). A name is checked again once
+    resolved, by every request.
 
-    >>> parse_target("http://127.0.0.1:8080")
+    Raises:
+        ConfigError: when the line is neither a host name nor an http(s) origin, names
+            port 0, or an address the learner may not reach.
+
+    >>> parse_target("http://127.0.0.1:8080", allow_private=True)
     Target(key='127.0.0.1:8080', origin='http://127.0.0.1:8080', host='127.0.0.1', port='8080')
     >>> parse_target("Shop.Example").key
     'shop.example'
@@ -82,11 +90,19 @@ def parse_target(line: str) -> Target:
         raise ConfigError(f"domain {name}: an IPv6 zone id cannot be studied")
     if not host.startswith("[") and max(len(label) for label in host.split(".")) > 63:
         raise ConfigError(f"domain {name}: a host name label has at most 63 characters")
+    if port and not 0 < int(port) < 65536:
+        raise ConfigError(f"domain {name}: the port must be a number from 1 to 65535")
+    default_port = 443 if parts.scheme == "https" else 80
+    refusal = AddressPolicy(allow_private).host_refusal(host, int(port or default_port))
+    if refusal is not None:
+        raise ConfigError(f"domain {name}: {refusal.reason()}")
     return Target(f"{host}:{port}" if port else host, f"{parts.scheme}://{netloc}", host, port)
 
 
-def read_targets(path: str | Path) -> list[Target]:
+def read_targets(path: str | Path, *, allow_private: bool = False) -> list[Target]:
     """Read a domains file: one domain or origin per line, ``#`` comments, blank lines skipped.
+
+    Each line is read by :func:`parse_target` (``allow_private`` is passed on).
 
     Raises:
         ConfigError: when the file cannot be read, names nothing, or has a bad line
@@ -102,7 +118,7 @@ def read_targets(path: str | Path) -> list[Target]:
         if not line:
             continue
         try:
-            target = parse_target(line)
+            target = parse_target(line, allow_private=allow_private)
         except ConfigError as exc:
             raise ConfigError(f"{path}:{number}: {exc}") from None
         targets.setdefault(target.key, target)

@@ -61,7 +61,9 @@ def _is_root() -> bool:
 # with text, gradients, canvas, SVG, shadows and blur gave byte-identical PNGs with or
 # without --font-render-hinting=none, --disable-gpu and --disable-lcd-text. Hinting is kept
 # because it follows the host's fontconfig, which differs between machines; Playwright
-# itself adds --hide-scrollbars and --mute-audio in headless mode.
+# itself adds --hide-scrollbars and --mute-audio in headless mode. Every connection of a page
+# goes through its render's gate (learner.render.guard, a SOCKS proxy); WebRTC is kept to it
+# too, so a page sends no UDP of its own.
 CHROMIUM_ARGS: tuple[str, ...] = (
     *(("--no-sandbox",) if _is_root() else ()),
     "--disable-background-networking",
@@ -70,6 +72,7 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--no-first-run",
     "--disable-quic",
     "--font-render-hinting=none",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 """Flags every learner browser is launched with (besides Playwright's own)."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from learner.net.hosts import url_host_key
 from learner.net.limiter import HostTurn
 from learner.render.browser import launch_args
 from learner.render.capture import PageWatch, capture
+from learner.render.guard import AddressCheck, ProxyGate
 from learner.render.host_hold import HostHold
 from learner.render.memory import MemoryWatchdog
 from learner.render.page_scripts import READINESS_INIT
@@ -68,6 +70,8 @@ class Renderer:
         settings: how pages are rendered.
         executable: the Chromium to launch; ``None`` lets Playwright use its own.
         resolve: host name to ``ADDR:PORT``, passed to Chromium's host resolver rules.
+        allow_private: pages may reach private and loopback addresses not named in
+            ``resolve``; every connection is checked (:mod:`learner.render.guard`).
         max_open_pages: how many renders may run at once.
         restart_after: renders after which the browser is replaced by a fresh one.
         keep_documents: keep each page's main document (its bytes and headers) in the
@@ -85,6 +89,7 @@ class Renderer:
         *,
         executable: str | None,
         resolve: Mapping[str, str] | None = None,
+        allow_private: bool = False,
         max_open_pages: int = 2,
         restart_after: int = 100,
         keep_documents: bool = False,
@@ -96,6 +101,7 @@ class Renderer:
         self.settings = settings
         self.executable = executable
         self._args = launch_args(resolve)
+        self._check = AddressCheck(resolve, allow_private=allow_private)
         self._restart_after = restart_after
         self._keep_documents = keep_documents
         self._pages = asyncio.Semaphore(max_open_pages)
@@ -211,8 +217,9 @@ class Renderer:
         Raises:
             RenderTimeout: a step of the render ran out of time; ``step`` names it
                 (navigation, ready, scroll-through, screenshot or probe).
-            NavigationFailed: network error, redirect loop, download, or the main frame went
-                to another host or to a non-HTTP URL (the reason names where).
+            NavigationFailed: network error, redirect loop, download, the main frame went
+                to another host or to a non-HTTP URL (the reason names where), or to an
+                address the learner may not reach (cause ``address-refused``: not sent).
             RenderError: the browser went away during the render.
         """
         if urlsplit(url).scheme not in ("http", "https"):
@@ -232,9 +239,10 @@ class Renderer:
         watch: PageWatch | None = None
         hold: HostHold | None = None
         popups: set[asyncio.Task[None]] = set()
+        gate = ProxyGate(self._check)
         try:
-            async with asyncio.timeout(limit) as backstop:
-                context = await self._new_context(slot.browser)
+            async with gate, asyncio.timeout(limit) as backstop:
+                context = await self._new_context(slot.browser, gate.server)
                 context.on("page", lambda p: _close_popup(p, page, popups))
                 page = await context.new_page()
                 if turn is not None:
@@ -245,13 +253,22 @@ class Renderer:
                     await turn.start()
                     backstop.reschedule(asyncio.get_running_loop().time() + limit)
                 watch = PageWatch(page, url, self._memory, hold)
-                return await capture(page, watch, url, s, keep_document=self._keep_documents)
+                rendering = await capture(page, watch, url, s, keep_document=self._keep_documents)
+                # A page sent on to a refused address shows Chromium's error page: not a page.
+                await self._refuse_main(url, gate, watch, None)
+                return dataclasses.replace(rendering, refused=tuple(gate.refused))
+        except RenderError as exc:
+            await self._refuse_main(url, gate, watch, exc)
+            raise
         except (TimeoutError, PlaywrightTimeout) as exc:
+            await self._refuse_main(url, gate, watch, exc)
             # The capture bounds each of its steps; this is the backstop over all of them.
             step = watch.step if watch is not None else RenderStep.NAVIGATION
             raise RenderTimeout(url, f"not over within {limit:g} s", step=step) from exc
         except PlaywrightError as exc:
-            raise _navigation_error(url, exc, slot) from exc
+            await self._refuse_main(url, gate, watch, exc)
+            direct = gate.failure_of(_main_hop(url, watch))
+            raise _navigation_error(url, exc, slot, direct) from exc
         finally:
             if hold is not None:
                 hold.close()
@@ -259,7 +276,31 @@ class Renderer:
                 task.cancel()
             await self._close(slot, page, context)
 
-    async def _new_context(self, browser: Browser) -> BrowserContext:
+    async def _refuse_main(
+        self, url: str, gate: ProxyGate, watch: PageWatch | None, cause: Exception | None
+    ) -> None:
+        """Fail with ``address-refused`` if the main frame's last request was refused.
+
+        Whatever else the render ran into (the failed navigation, a redirect to another
+        host, Chromium's error page) follows from that refusal.
+
+        Raises:
+            NavigationFailed: with cause ``address-refused``.
+        """
+        if isinstance(cause, RenderError) and cause.cause is RenderCause.ADDRESS:
+            return
+        if cause is None and (watch is None or not watch.redirects):
+            return  # rendered where it was asked to: the gate let it through
+        hop = _main_hop(url, watch)
+        refusal = gate.refusal_for(hop) or await self._check.refusal(hop)
+        if refusal is not None:
+            raise NavigationFailed(url, refusal.reason(), RenderCause.ADDRESS) from cause
+
+    async def _new_context(self, browser: Browser, proxy: str | None) -> BrowserContext:
+        """A fresh context for one render; every connection goes through ``proxy``.
+
+        (``None`` only where a benchmark measures what the gate costs.)
+        """
         s = self.settings
         size = {"width": s.viewport_width, "height": s.viewport_height}
         context = await browser.new_context(
@@ -276,6 +317,8 @@ class Renderer:
             service_workers="block",
             accept_downloads=False,
             user_agent=s.user_agent,
+            # Every connection of the page goes through the render's gate, loopback included.
+            proxy={"server": proxy} if proxy is not None else None,
         )
         context.set_default_timeout(s.page_timeout_s * 1000)
         # A fixed Date.now()/new Date(); timers, animation frames and performance.now() run.
@@ -327,8 +370,17 @@ _CONNECTION_CODES = (
 )
 
 
-def _navigation_error(url: str, exc: PlaywrightError, slot: _Slot) -> RenderError:
+def _navigation_error(
+    url: str, exc: PlaywrightError, slot: _Slot, direct: str | None = None
+) -> RenderError:
+    """The render error for a navigation Playwright reported as failed.
+
+    ``direct`` is the error a direct connection would have failed with, where the render's
+    gate could not open the page's connection (Chromium then reports a SOCKS failure).
+    """
     message = str(exc)
+    if direct is not None:
+        message = message.replace("net::ERR_SOCKS_CONNECTION_FAILED", direct)
     for known in _ERRORS:
         if known.needle in message:
             if known.cause is RenderCause.BROWSER_GONE:
@@ -340,6 +392,11 @@ def _navigation_error(url: str, exc: PlaywrightError, slot: _Slot) -> RenderErro
     if any(code in message for code in _CONNECTION_CODES):
         return NavigationFailed(url, reason, RenderCause.CONNECTION)
     return NavigationFailed(url, reason)
+
+
+def _main_hop(url: str, watch: PageWatch | None) -> str:
+    """The URL of the main frame's last request: ``url``, or where it was sent on to."""
+    return watch.redirects[-1] if watch is not None and watch.redirects else url
 
 
 def _close_popup(popup: Page, ours: Page | None, tasks: set[asyncio.Task[None]]) -> None:

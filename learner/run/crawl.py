@@ -172,6 +172,7 @@ def politeness(config: LearnerConfig, resolve: Mapping[str, str]) -> Politeness:
         resolve=resolve,
         user_agent=config.render.user_agent,
         timeout_s=config.render.page_timeout_s,
+        allow_private=config.allow_private,
     )
     retry_policy = RetryPolicy(attempts=config.retries + 1)
     fetch_page = polite_fetcher(plain, limiter=limiter, policy=retry_policy)
@@ -332,6 +333,7 @@ class _InProcess:
             config.render,
             executable=self.choice.executable,
             resolve=resolve,
+            allow_private=config.allow_private,
             max_open_pages=config.concurrency,
             keep_documents=self.archive is not None,
         ) as renderer:

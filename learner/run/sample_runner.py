@@ -350,6 +350,8 @@ class SampleRunner:
             found["candidate_marks"] = {name: tuple(v) for name, v in marks.items()}
         unsettled = [p.rendering.unsettled for p in (*originals, *candidates) if p.rendering]
         found["unsettled"] = tuple(sorted({u for u in unsettled if u}))
+        renders = [p.rendering for p in (*originals, *candidates) if p.rendering]
+        found["refused"] = tuple(sorted({r for rendering in renders for r in rendering.refused}))
         if first is None or first.rendering is None or cand is None or cand.rendering is None:
             return SampleEvidence(**found)
         ref, other = first.rendering, cand.rendering

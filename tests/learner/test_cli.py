@@ -165,6 +165,10 @@ def _one_clear_line(result: subprocess.CompletedProcess[str]) -> None:
         ("http://" + "1" * 5000, "out of range"),
         ("mailto:a@host", "domains.txt:1: domain 'mailto:a@host'"),
         ("!!!", "domains.txt:1: domain '!!!'"),
+        ("2852039166", "169.254.169.254 is a link-local, metadata or unspecified address"),
+        ("metadata.google.internal", "never studied"),
+        ("http://10.0.0.1", "or pass --allow-private"),
+        ("https://shop.test:0", "the port must be a number from 1 to 65535"),
     ],
 )
 def test_bad_domains_file_lines_exit_2(tmp_path: Path, line: str, message: str) -> None:
@@ -180,6 +184,7 @@ def test_bad_domains_file_lines_exit_2(tmp_path: Path, line: str, message: str) 
     [
         (["--resolve", "shop.test=127.0.0.1:²"], "port must be a number from 1 to 65535"),
         (["--resolve", "shop.test=127.0.0.1:" + "9" * 5000], "port must be a number"),
+        (["--resolve", "shop.test=0xa9.0xfe.0xa9.0xfe:80"], "never studied"),
         (["--timeout", "inf"], "--timeout: must be a finite number, not inf"),
         (["--timeout", "nan"], "--timeout: must be a finite number, not nan"),
         (["--delay", "inf"], "--delay: must be a finite number, not inf"),

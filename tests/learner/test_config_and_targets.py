@@ -60,7 +60,7 @@ def test_unreadable_config_file(tmp_path: Path) -> None:
     ],
 )
 def test_targets(line: str, key: str, origin: str) -> None:
-    target = parse_target(line)
+    target = parse_target(line, allow_private=True)
     assert (target.key, target.origin) == (key, origin)
 
 
@@ -69,13 +69,18 @@ def test_target_covers_subdomains_on_label_boundaries_and_its_port_only() -> Non
     assert target.covers("https://www.example.com/p?id=1")
     assert not target.covers("https://badexample.com/p")
     assert not target.covers("https://example.com:8443/p")
-    assert parse_target("http://127.0.0.1:8080").covers("http://127.0.0.1:8080/x")
+    assert parse_target("http://127.0.0.1:8080", allow_private=True).covers(
+        "http://127.0.0.1:8080/x"
+    )
 
 
 def test_domains_file(tmp_path: Path) -> None:
     path = tmp_path / "domains.txt"
     path.write_text("# sites\nexample.com\n\nexample.com  # twice\nhttp://127.0.0.1:9000\n")
-    assert [t.key for t in read_targets(path)] == ["example.com", "127.0.0.1:9000"]
+    assert [t.key for t in read_targets(path, allow_private=True)] == [
+        "example.com",
+        "127.0.0.1:9000",
+    ]
     path.write_text("example.com\nhttps://example.com/path?x=1\n")
     with pytest.raises(ConfigError, match=r"domains.txt:2: .*without a path"):
         read_targets(path)
@@ -146,12 +151,12 @@ def test_bad_domain_lines_are_named_by_file_and_line(tmp_path: Path) -> None:
 
 
 def test_an_ipv6_origin_covers_its_urls() -> None:
-    target = parse_target("http://[::1]:8080")
+    target = parse_target("http://[::1]:8080", allow_private=True)
     assert (target.key, target.origin, target.host) == ("[::1]:8080", "http://[::1]:8080", "[::1]")
     assert target.covers("http://[::1]:8080/p?id=1")
     assert not target.covers("http://[::2]:8080/p")
     assert not target.covers("http://[::1]/p")
-    assert parse_target("[::1]").covers("https://[::1]/")
+    assert parse_target("[::1]", allow_private=True).covers("https://[::1]/")
 
 
 @pytest.mark.parametrize(

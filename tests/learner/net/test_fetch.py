@@ -7,12 +7,12 @@ import contextlib
 import socket
 import ssl
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 
 import pytest
 
 from learner.demo.server import SiteServer
-from learner.errors import ConfigError, FetchError
+from learner.errors import AddressRefused, ConfigError, FetchError, Reach
 from learner.net.fetch import FetchResult, fetch
 from learner.net.resolve import parse_resolve
 
@@ -109,7 +109,7 @@ async def test_stalled_response_times_out(fixture_server: SiteServer) -> None:
 
 async def test_unreachable_raises_fetch_error(unreachable_url: str) -> None:
     with pytest.raises(FetchError, match="ConnectionRefusedError") as info:
-        await fetch(unreachable_url, resolve=None, user_agent=UA, timeout_s=2)
+        await fetch(unreachable_url, resolve=None, user_agent=UA, timeout_s=2, allow_private=True)
     assert info.value.url == unreachable_url
 
 
@@ -209,6 +209,14 @@ def redirector() -> Iterator[str]:
     server.server_close()
 
 
+def _redirected(redirector: str, location: str) -> Awaitable[FetchResult]:
+    """Fetch ``redirector``'s redirect to ``location`` (127.0.0.1 allowed, as named)."""
+    from urllib.parse import quote
+
+    url = f"{redirector}/to?{quote(location)}"
+    return fetch(url, resolve=None, user_agent=UA, timeout_s=5, allow_private=True)
+
+
 @pytest.mark.parametrize(
     "location",
     [
@@ -223,9 +231,115 @@ def redirector() -> Iterator[str]:
 async def test_a_hostile_redirect_is_a_fetch_error_not_a_crash(
     redirector: str, location: str
 ) -> None:
-    from urllib.parse import quote
-
     with pytest.raises(FetchError) as caught:
-        await fetch(f"{redirector}/to?{quote(location)}", resolve=None, user_agent=UA, timeout_s=5)
+        await _redirected(redirector, location)
     assert caught.value.url.startswith(redirector)
     assert caught.value.reason
+
+
+@pytest.fixture
+def connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every connection the fetcher opens; only those to 127.0.0.1 are really opened."""
+    seen: list[tuple[str, int]] = []
+    real = socket.create_connection
+
+    def create_connection(address: tuple[str, int], *args: object, **kwargs: object) -> object:
+        seen.append((address[0], address[1]))
+        if address[0] != "127.0.0.1":
+            raise ConnectionRefusedError(f"not opened in tests: {address}")
+        return real(address, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    return seen
+
+
+@pytest.fixture
+def names(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """Test answers of the resolver, by name: each lookup takes the next answer."""
+    answers: dict[str, list[str]] = {}
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: object, port: object, *args: object, **kwargs: object) -> object:
+        if isinstance(host, str) and host in answers:
+            address = answers[host].pop(0) if len(answers[host]) > 1 else answers[host][0]
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            return [(family, socket.SOCK_STREAM, 6, "", (address, port))]
+        return real(host, port, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return answers
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        "http://169.254.169.254/latest/meta-data/",
+        "http://2852039166/latest/",
+        "http://0xa9.0xfe.0xa9.0xfe/latest/",
+        "http://0251.0376.0251.0376/latest/",
+        "http://[::ffff:169.254.169.254]/latest/",
+        "http://[fd00:ec2::254]/latest/",
+        "http://100.100.100.200/latest/",
+        "http://metadata.google.internal/computeMetadata/v1/",
+        "http://[fe80::1]/",
+        "http://0.0.0.0:8080/",
+        "http://metadata.test/",  # a name that resolves to the metadata address
+    ],
+)
+async def test_a_redirect_to_a_forbidden_address_is_refused_before_connecting(
+    redirector: str,
+    connections: list[tuple[str, int]],
+    names: dict[str, list[str]],
+    location: str,
+) -> None:
+    names["metadata.test"] = ["169.254.169.254"]
+    with pytest.raises(AddressRefused) as refused:
+        await _redirected(redirector, location)
+    assert refused.value.reach is Reach.FORBIDDEN
+    assert not refused.value.transient
+    assert {host for host, _ in connections} == {"127.0.0.1"}
+
+
+async def test_a_redirect_to_a_private_address_is_refused_unless_allowed(
+    redirector: str, connections: list[tuple[str, int]]
+) -> None:
+    from urllib.parse import quote
+
+    # The site is named through --resolve: a redirect to another private address is not.
+    port = int(redirector.rsplit(":", 1)[1])
+    start = f"http://site.test/to?{quote('http://10.0.0.1/admin')}"
+    with pytest.raises(AddressRefused, match="--allow-private") as refused:
+        await fetch(start, resolve={"site.test": f"127.0.0.1:{port}"}, user_agent=UA, timeout_s=5)
+    assert refused.value.reach is Reach.PRIVATE
+    assert connections == [("127.0.0.1", port)]
+    # With --allow-private the redirect is followed (the test refuses the connection itself).
+    resolve = {"site.test": f"127.0.0.1:{port}"}
+    with pytest.raises(FetchError, match="not opened in tests"):
+        await fetch(start, resolve=resolve, user_agent=UA, timeout_s=5, allow_private=True)
+    assert connections[-1] == ("10.0.0.1", 80)
+
+
+async def test_a_private_address_not_named_is_refused(connections: list[tuple[str, int]]) -> None:
+    with pytest.raises(AddressRefused, match="--allow-private"):
+        await fetch("http://127.0.0.1:8080/", resolve=None, user_agent=UA, timeout_s=5)
+    with pytest.raises(AddressRefused, match="--allow-private"):
+        await fetch("http://2130706433:8080/", resolve=None, user_agent=UA, timeout_s=5)
+    assert connections == []
+
+
+async def test_the_connection_goes_to_the_address_that_was_checked(
+    fixture_server: SiteServer, connections: list[tuple[str, int]], names: dict[str, list[str]]
+) -> None:
+    # A name that answers once with the site's address, then with the metadata address:
+    # the fetcher resolves once and connects to what it checked.
+    port = int(fixture_server.address.rsplit(":", 1)[1])
+    names["flip.test"] = ["127.0.0.1", "169.254.169.254"]
+    result = await fetch(
+        f"http://flip.test:{port}/robots.txt",
+        resolve=None,
+        user_agent=UA,
+        timeout_s=5,
+        allow_private=True,
+    )
+    assert result.status in (200, 404)
+    assert connections == [("127.0.0.1", port)]

@@ -283,7 +283,9 @@ async def test_redirected_robots_is_followed(robots_server: SiteServer) -> None:
 
 
 async def test_unreachable_robots_disallows_all(unreachable_url: str) -> None:
-    fetcher = functools.partial(fetch, resolve=None, user_agent=UA, timeout_s=2.0)
+    fetcher = functools.partial(
+        fetch, resolve=None, user_agent=UA, timeout_s=2.0, allow_private=True
+    )
     robots = RobotsPolicy(fetcher, UA)
     assert not await robots.allowed(unreachable_url + "page")
 
