@@ -201,12 +201,8 @@ def _coverage(found: object) -> str:
         return ""
     paths = found.get("paths")
     listed = ", ".join(code(p) for p in paths) if isinstance(paths, list) and paths else "none"
-    share = found.get("share")
-    covered = (
-        f"templates holding {share:.1%} of the URLs, "
-        if isinstance(share, (int, float)) and not isinstance(share, bool)
-        else ""
-    )
+    share = _percent(found.get("share"))
+    covered = f"templates holding {share} of the URLs, " if share else ""
     templates = _dict(found.get("templates"))
     listed_templates = ", ".join(
         f"{code(t)} ({escape(_dict(c).get('tested'))} of {escape(_dict(c).get('urls'))} URLs "
@@ -228,8 +224,8 @@ def _companion_values(found: object) -> str:
     rows = []
     for name, seen in sorted(_dict(found).items()):
         seen = _dict(seen)
-        share = seen.get("share")
-        if not isinstance(share, (int, float)) or isinstance(share, bool):
+        share = _percent(seen.get("share"))
+        if not share:
             continue
         listed = seen.get("classes")
         classes = ", ".join(
@@ -239,12 +235,23 @@ def _companion_values(found: object) -> str:
             for c in (_dict(c) for c in (listed if isinstance(listed, list) else []))
         )
         rows.append(
-            f"<li>{code(name)}: values holding {share:.1%} of {escape(seen.get('urls'))} URLs "
+            f"<li>{code(name)}: values holding {share} of {escape(seen.get('urls'))} URLs "
             f"covered; {classes}</li>"
         )
     if not rows:
         return ""
     return f'<ul class="coverage">{"".join(rows)}</ul>'
+
+
+def _percent(share: object) -> str:
+    """A share from 0 to 1 as a percentage; "" for anything else (a file says what it likes).
+
+    >>> _percent(0.25), _percent(10**400), _percent(True), _percent("1")
+    ('25.0%', '', '', '')
+    """
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        return ""
+    return f"{share:.1%}"
 
 
 def _spelled(value: object) -> str:
@@ -408,7 +415,7 @@ def _covered(data: object) -> str:
     """The share of the URLs with parameters covered, and the patterns left with their URLs."""
     if not isinstance(data, dict) or "share" not in data:
         return "n/a"
-    share = f"{data['share']:.1%} of {data.get('urls', 'n/a')}"
+    share = f"{_percent(data['share']) or 'n/a'} of {data.get('urls', 'n/a')}"
     return f'{escape(share)}<br><span class="reason">{escape(left_line(data, 10))}</span>'
 
 
