@@ -27,8 +27,9 @@ _T = TypeVar("_T")
 
 Finding = Literal["same", "changed", "failed"]
 """What comparing a sample's two URLs found: the same page, a changed one, or nothing."""
-Role = Literal["original", "candidate"]
-"""Which URL of a sample a render is of."""
+Role = Literal["original", "candidate", "destination"]
+"""Which URL of a sample a render is of: ``destination`` is the original's final URL without
+the parameter (:func:`learner.judge.compare.carried_destination`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,12 @@ class Cause(StrEnum):
     """No difference was seen, but a render involved never became ready."""
     UNDECIDED = "undecided"
     """The original disagreed with itself too much to judge."""
+    UNCONFIRMED = "unconfirmed"
+    """A change seen in screen tiles alone that a second render of the candidate did not
+    show again (or that failed): neither a change nor its absence is proved."""
+    CARRIED_DESTINATION = "carried-destination"
+    """No difference outside the noise but the destination, and the original's final URL
+    without the parameter it carried ends where the candidate ended."""
     SAME_URL = "same-url"
     """The candidate is the original URL itself: nothing was removed, nothing is proved."""
     ARCHIVE = "archive-same"
@@ -132,7 +139,7 @@ class RenderFailure:
             ValueError: for a record of the wrong shape.
         """
         render = data.get("render")
-        if render not in ("original", "candidate"):
+        if render not in ("original", "candidate", "destination"):
             raise ValueError(f"unknown render {render!r}")
         return cls(render, str(data.get("cause", "")), str(data.get("step") or ""))
 

@@ -15,11 +15,12 @@ from typing import Literal
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from learner.judge.fingerprint import TILE, Cell, Fingerprint
+from learner.plan.sampling import edit_observed
 from samepage import InvalidURL, query_params
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_NOISE", "Comparison", "compare"]
+__all__ = ["MAX_NOISE", "Comparison", "carried_destination", "compare", "lands_where"]
 
 MAX_NOISE = 0.5
 """Above this share of tiles or text lines differing between two renders of the original
@@ -65,6 +66,8 @@ def compare(
     reference: Fingerprint,
     repeat: Fingerprint | Sequence[Fingerprint],
     candidate: Fingerprint,
+    *,
+    carried: bool = False,
 ) -> Comparison:
     """Judge ``candidate`` (parameter removed) against renders of the original URL.
 
@@ -73,6 +76,9 @@ def compare(
         repeat: the original URL rendered again, once or more; what differs from
             ``reference`` in any of them is noise.
         candidate: the URL without the parameter under study.
+        carried: the two destinations are known to differ only by the removed parameter
+            the original's carries (:func:`carried_destination`, :func:`lands_where`):
+            they are not compared.
 
     Differences outside the noise make the verdict ``"changed"``; none make it ``"same"``;
     originals that disagree on status or destination, or noise over more than
@@ -116,7 +122,9 @@ def compare(
         reasons.append(f"status {reference.status} became {candidate.status}")
         changes.add("status")
     # Request URLs differ by the removed parameter; compare where each one ended up.
-    if _strip(reference.final_url, removed) != _strip(candidate.final_url, removed):
+    if not carried and _strip(reference.final_url, removed) != _strip(
+        candidate.final_url, removed
+    ):
         reasons.append(f"led to {candidate.final_url} instead of {reference.final_url}")
         changes.add("destination")
     if noise["tiles"] > MAX_NOISE or noise["text_lines"] > MAX_NOISE:
@@ -149,6 +157,44 @@ def compare(
     if reasons:
         return Comparison("changed", tuple(reasons), distances, noise, frozenset(changes))
     return Comparison("same", ("no difference outside the page's own noise",), distances, noise)
+
+
+def carried_destination(reference: Fingerprint, candidate: Fingerprint) -> str:
+    """The original's final URL without the removed parameter, if it carries it (else "").
+
+    The removed parameter is what ``reference.url`` has and ``candidate.url`` lacks. The
+    original's final URL must carry it with the very values it was asked with, and the
+    candidate's final URL none of it: a server that keeps the query on its way (MediaWiki's
+    ``/wiki/Old_Mill?ref=a`` ends at ``/w/index.php?title=Riverside_Mill&ref=a``,
+    ``/wiki/Old_Mill`` at ``/wiki/Riverside_Mill``). Where that URL then leads
+    (:func:`lands_where`) says whether the destinations differ by the parameter alone.
+
+    >>> from learner.judge.fingerprint import Fingerprint
+    >>> def at(url: str, final: str) -> Fingerprint:
+    ...     return Fingerprint(url, final, 200, "", (), 1, 1, 0, 0, ())
+    >>> carried_destination(at("http://w.test/wiki/Old?ref=a", "http://w.test/w?title=New&ref=a"),
+    ...                     at("http://w.test/wiki/Old", "http://w.test/wiki/New"))
+    'http://w.test/w?title=New'
+    >>> carried_destination(at("http://w.test/wiki/Old?ref=a", "http://w.test/w?title=New&ref=b"),
+    ...                     at("http://w.test/wiki/Old", "http://w.test/wiki/New"))
+    ''
+    """
+    removed = _query_names(reference.url) - _query_names(candidate.url)
+    asked = [(n, v) for n, v in _params(reference.url) if n in removed]
+    carried = [(n, v) for n, v in _params(reference.final_url) if n in removed]
+    if not asked or carried != asked or _query_names(candidate.final_url) & removed:
+        return ""
+    return edit_observed(reference.final_url.partition("#")[0], drop=removed)
+
+
+def lands_where(landed: Fingerprint, candidate: Fingerprint) -> bool:
+    """Whether a render (of :func:`carried_destination`) ended where ``candidate`` did.
+
+    Status and final URL (fragment left out, host in lower case) must be the same.
+    """
+    return landed.status == candidate.status and _strip(landed.final_url, set()) == _strip(
+        candidate.final_url, set()
+    )
 
 
 def _short(text: str, limit: int = 80) -> str:

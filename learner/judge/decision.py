@@ -10,9 +10,16 @@ orchestration renders what is asked and calls it again, so every rule lives here
 2. The candidate must render; a candidate identical to the original proves "same" at once.
 3. A different status is a change; nothing else needs rendering.
 4. Otherwise a second render of the original measures the page's noise. A change on a noisy
-   page must survive a third render of the original; a change seen in screen tiles alone
-   must show again in a second render of the candidate.
-5. "Same" needs every render involved to be settled: an unsettled render may prove a change,
+   page must survive a third render of the original. A change seen in screen tiles alone
+   (same text, title, status and height), on any page, must show again in a second render
+   of the candidate: unconfirmed (the second render shows no change, or fails), it fails
+   the sample, which proves neither a change nor its absence.
+5. A change of destination alone (the page otherwise the same within the noise) where the
+   original's final URL carries the removed parameter, with the value it was asked with,
+   and the candidate's carries none: the original's final URL without the parameter is
+   rendered (:func:`~learner.judge.compare.carried_destination`). Only if it ends where the
+   candidate ended is the destination the same; otherwise, or if it fails, it is a change.
+6. "Same" needs every render involved to be settled: an unsettled render may prove a change,
    never its absence. Noise too large to judge fails the sample.
 
 Nothing here touches the browser: tests feed it fingerprints.
@@ -23,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from learner.judge.compare import Comparison, compare
+from learner.judge.compare import Comparison, carried_destination, compare, lands_where
 from learner.judge.fingerprint import Fingerprint
 from learner.model import Cause, Finding, Role
 
@@ -59,10 +66,14 @@ class Shot:
 
 @dataclass(frozen=True, slots=True)
 class Need:
-    """One more render: the ``nth`` (from 0) of the original or of the candidate."""
+    """One more render: the ``nth`` (from 0) of the original, the candidate or the destination.
+
+    A ``destination`` render is of ``url``: the original's final URL without the parameter.
+    """
 
     role: Role
     nth: int
+    url: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +94,18 @@ def _noisy(result: Comparison) -> bool:
     return result.noise.get("tiles", 0.0) > 0 or result.noise.get("text_lines", 0.0) > 0
 
 
-def decide(originals: Sequence[Shot], candidates: Sequence[Shot]) -> Decision | Need:
+def decide(
+    originals: Sequence[Shot],
+    candidates: Sequence[Shot],
+    destinations: Sequence[Shot] = (),
+) -> Decision | Need:
     """Judge a sample from the renders so far, or ask for the next one.
 
     Args:
         originals: renders of the original URL, in the order they were asked for.
         candidates: renders of the candidate URL, likewise.
+        destinations: the render of the original's final URL without the parameter, once
+            asked for (see the module, rule 5).
     """
     if not originals:
         return Need("original", 0)
@@ -123,17 +140,30 @@ def decide(originals: Sequence[Shot], candidates: Sequence[Shot]) -> Decision | 
         if len(originals) < 3:
             return Need("original", 2)
         result = compare(first.fingerprint, repeats[:2], candidate.fingerprint)
-        if result.verdict == "changed" and result.pixels_only:
-            # Noise that depends on timing (a clock caught before or after a tick) can hide
-            # from every render of the original: a change in pixels alone must show again
-            # in a second render of the candidate.
-            if len(candidates) < 2:
-                return Need("candidate", 1)
-            again = candidates[1]
-            if again.fingerprint is not None:
-                second = compare(first.fingerprint, repeats[:2], again.fingerprint)
-                if second.verdict == "same":
-                    return _conclude(second, originals[:3], candidates[:2], Cause.NO_DIFFERENCE)
+    if result.verdict == "changed" and result.pixels_only:
+        # Noise can hide from every render of the original (a clock caught before or after
+        # a tick, a spot an animation leaves at random): a change in pixels alone counts
+        # only once a second render of the candidate shows a change too.
+        if len(candidates) < 2:
+            return Need("candidate", 1)
+        again = candidates[1].fingerprint
+        second = None if again is None else compare(first.fingerprint, repeats, again)
+        if second is None or second.verdict != "changed":
+            shown = "failed" if second is None else "showed no change"
+            reason = f"a change in screen tiles alone, unconfirmed: a second render {shown}"
+            return _failed(Cause.UNCONFIRMED, reason, result)
+    if result.verdict == "changed" and result.changes == {"destination"}:
+        probe = carried_destination(first.fingerprint, candidate.fingerprint)
+        if probe:
+            if not destinations:
+                return Need("destination", 0, probe)
+            landed = destinations[0].fingerprint
+            if landed is not None and lands_where(landed, candidate.fingerprint):
+                # The original ends where the candidate does but for the parameter it carries.
+                result = compare(first.fingerprint, repeats, candidate.fingerprint, carried=True)
+                if result.verdict == "same":
+                    shots = [*candidates[:1], *destinations[:1]]
+                    return _conclude(result, originals, shots, Cause.CARRIED_DESTINATION)
     if result.verdict == "undecided":
         return _failed(Cause.UNDECIDED, "undecided: " + "; ".join(result.reasons), result)
     if result.verdict == "changed":

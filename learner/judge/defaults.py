@@ -316,7 +316,13 @@ async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, t
 
 
 async def learn_defaults(
-    group: PatternGroup, entry: PatternEntry, config: LearnerConfig, compare: Compare, *, seed: str
+    group: PatternGroup,
+    entry: PatternEntry,
+    config: LearnerConfig,
+    compare: Compare,
+    *,
+    seed: str,
+    host: Sequence[PatternGroup] = (),
 ) -> PatternEntry:
     """``entry`` with the default values of its kept parameters learned.
 
@@ -333,6 +339,10 @@ async def learn_defaults(
         config: ``default_values``, ``samples``, ``min_samples`` and ``min_contexts``.
         compare: renders and compares two URLs, as for the parameter tests.
         seed: the pattern's seed, as given to :func:`learner.judge.classify.classify_pattern`.
+        host: the site's pattern groups. A parameter with few values, tested value by
+            value, may borrow contexts from their URLs on the pattern's path templates
+            (:meth:`Picker.value_samples <learner.plan.picks.Picker.value_samples>`); the
+            coverage its samples need is the pattern's, whatever they borrowed.
     """
     if config.default_values == 0:
         return entry
@@ -360,7 +370,7 @@ async def learn_defaults(
             else:
                 queues.setdefault(name, []).append(value)
     rendered = _rendered(entry)
-    picker = Picker.of(group, seed)
+    picker = Picker.of(group, seed, host)
 
     def new_renders(*urls: str) -> int:
         return sum(url not in rendered for url in urls)
@@ -377,6 +387,7 @@ async def learn_defaults(
             config.samples,
             lambda u: new_renders(u, reduced(u)),
             _cover(spread, required, 2 * config.samples),
+            borrow=name in few,
         )
         return _test_value(
             name, value, group, samples, templates, reduced, config, compare, required

@@ -24,13 +24,14 @@ from learner.plan.sampling import (
     Value,
     context_of,
     context_value,
+    edit_observed,
     keep_only,
     param_values,
     template_of,
     template_urls,
     with_value,
 )
-from samepage import path_template
+from samepage import path_template, query_params
 
 __all__ = ["PICK_SHARE", "Cover", "Picker", "carries_all", "most_gain"]
 
@@ -108,12 +109,15 @@ class Cover:
 
 @dataclass(frozen=True, slots=True)
 class _Source:
-    """An observed URL a sample of a value can be made of, in its context."""
+    """A sample of a value, made of an observed URL, in its context."""
 
-    index: int
+    url: str
+    """The sample: the observed URL, or one built from it with the value put in."""
     context: Context
     observed: bool
     """Whether the URL carries the value as observed (else it is built with it)."""
+    rank: tuple[int, int]
+    """Where the URL comes in the seeded orders: the pattern's own URLs, then borrowed ones."""
 
 
 def carries_all(static: str, defaults: Mapping[str, Set[str]]) -> bool:
@@ -136,16 +140,59 @@ class Picker:
 
     group: PatternGroup
     order: tuple[int, ...]
+    borrowable: tuple[tuple[str, str], ...] = ()
+    """The host's other observed URLs on the group's path templates, as ``(url, static)``
+    pairs in a seeded order: where :meth:`value_samples` may borrow contexts."""
 
     @classmethod
-    def of(cls, group: PatternGroup, seed: str) -> Picker:
+    def of(cls, group: PatternGroup, seed: str, host: Iterable[PatternGroup] = ()) -> Picker:
         """The picker of ``group``, ordered by its pattern's seed.
 
         The seed is :func:`learner.plan.sampling.sample_seed` of the run, site and pattern.
+        ``host`` are the site's pattern groups (the group's own among them or not): their
+        URLs on the group's path templates may lend contexts (:meth:`value_samples`).
         """
         order = list(range(len(group.urls)))
         random.Random(seed).shuffle(order)
-        return cls(group, tuple(order))
+        templates = template_urls(group)
+        borrowable = [
+            (url, static)
+            for other in host
+            if other.pattern != group.pattern
+            for url, static in zip(other.urls, other.statics, strict=True)
+            if template_of(static) in templates
+        ]
+        borrowable.sort()
+        random.Random(f"{seed}:borrowed").shuffle(borrowable)
+        return cls(group, tuple(order), tuple(borrowable))
+
+    def _borrowed(self, name: str, value: str) -> list[_Source]:
+        """Samples of ``name=value`` in contexts the pattern's own URLs do not offer.
+
+        Each is one of :attr:`borrowable` that carries every other parameter of the pattern
+        and at most one ``name``, made a URL of the pattern: the parameters the pattern
+        lacks dropped, the companions' values kept, ``name=value`` put in (through the one
+        URL editor, :func:`learner.plan.sampling.edit_observed`). Contexts the pattern's
+        own URLs hold are left out, as are repeats, and the seeded order is kept.
+        """
+        names = self.group.names
+        others = [n for n in names if n != name]
+        own = {context_of(static, name) for static in self.group.statics}
+        found: list[_Source] = []
+        for n, (url, static) in enumerate(self.borrowable):
+            if len(param_values(static, name)) > 1:
+                continue
+            if not all(param_values(static, other) for other in others):
+                continue
+            drop = {k for k, _ in query_params(static)} - set(names)
+            made = edit_observed(static, drop=drop, values={name: value})
+            context = context_of(made, name)
+            if context in own:
+                continue
+            own.add(context)
+            sample = edit_observed(url, drop=drop, values={name: value})
+            found.append(_Source(sample, context, False, (1, n)))
+        return found
 
     def _value(self, index: int, name: str) -> Value:
         return param_values(self.group.statics[index], name)
@@ -382,6 +429,8 @@ class Picker:
         size: int,
         cost: Callable[[str], int] = lambda url: 0,
         cover: Cover | None = None,
+        *,
+        borrow: bool = False,
     ) -> tuple[list[tuple[str, Context]], int]:
         """Up to ``size`` URLs carrying ``name=value``, each in a context not picked yet.
 
@@ -396,7 +445,9 @@ class Picker:
         each, the URLs whose sample would cost the fewest new renders (``cost``) come first,
         then observed URLs before built ones, then the seeded order. The rules on contexts
         do not depend on ``cost``, which only chooses among URLs that bring an equally new
-        context: sharing renders never narrows the evidence.
+        context: sharing renders never narrows the evidence. With ``borrow``, the host's
+        other URLs on the pattern's templates lend the contexts the pattern lacks
+        (:meth:`_borrowed`), after every one of the pattern's own, by the same rules.
 
         Returns the samples with their contexts, and how many come first, one per template.
 
@@ -404,20 +455,24 @@ class Picker:
         >>> picker = Picker.of(PatternGroup("lang", urls, 2), "seed")
         >>> sorted(url for url, _ in picker.value_samples("lang", "en", 2)[0])
         ['https://s.example/a/1?lang=en', 'https://s.example/a/2?lang=en']
+        >>> host = [PatternGroup("q", ("https://s.example/a/3?q=x",), 1)]
+        >>> picker = Picker.of(PatternGroup("lang", urls, 2), "seed", host)
+        >>> picker.value_samples("lang", "en", 3, borrow=True)[0][2]
+        ('https://s.example/a/3?lang=en', ('/a/3', ()))
         """
         group = self.group
         rank = {index: n for n, index in enumerate(self.order)}
-
-        def url_of(source: _Source) -> str:
-            url = group.urls[source.index]
-            return url if source.observed else with_value(url, name, value)
-
         found: list[_Source] = []  # every URL with one ``name`` can carry ``name=value``
         for index, static in enumerate(group.statics):
             values = param_values(static, name)
             if len(values) == 1:
-                found.append(_Source(index, context_of(static, name), values[0] == value))
-        found.sort(key=lambda s: (cost(url_of(s)), not s.observed, rank[s.index]))
+                url, observed = group.urls[index], values[0] == value
+                sample = url if observed else with_value(url, name, value)
+                context = context_of(static, name)
+                found.append(_Source(sample, context, observed, (0, rank[index])))
+        if borrow:
+            found += self._borrowed(name, value)
+        found.sort(key=lambda s: (s.rank[0], cost(s.url), not s.observed, s.rank))
         picks: list[_Source] = []
         for template in template_urls(group):  # one per path template, the largest share first
             for source in found:
@@ -443,7 +498,7 @@ class Picker:
                 picks.append(source)
                 contexts.add(source.context)
                 paths.add(source.context[0])
-        return [(url_of(s), s.context) for s in picks], templates_picked
+        return [(s.url, s.context) for s in picks], templates_picked
 
     def joint_samples(
         self,

@@ -252,21 +252,27 @@ def edit_observed(
 
     The one editor of observed URLs: names are read as the normaliser reads them
     (:func:`param_name`); everything else stays as observed: order, spelling, other
-    parameters, the fragment. A value is spelled as in a normalised URL. A URL that loses
+    parameters, the fragment. A value is spelled as in a normalised URL; a name given a
+    value that the URL lacks is added at the end of its query. A URL that loses
     parameters loses the empty pieces around them too (and its ``?`` with the last one).
 
     >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", values={"a": "en"})
     'https://s.example/p/?b=2&%61=en&c=3#top'
     >>> edit_observed("https://s.example/p/?b=2&%61=1&c=3#top", drop=["a", "b"])
     'https://s.example/p/?c=3#top'
+    >>> edit_observed("https://s.example/p#top", values={"a": "en"})
+    'https://s.example/p?a=en#top'
     """
     names, given = set(drop), values or {}
     base, mark, pieces, fragment = _observed_pieces(url)
+    added = [(n, f"{n}={v}") for n, v in given.items() if n not in {n for n, _ in pieces}]
     if not mark:
-        return url
+        if not added:
+            return url
+        mark, pieces = "?", []
     edited = [
         f"{p.partition('=')[0]}={given[n]}" if p and n in given else p
-        for n, p in pieces
+        for n, p in [*pieces, *added]
         if not p or n not in names
     ]
     if not names:

@@ -185,7 +185,9 @@ async def learn_domain(
                 compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
                 seed = sample_seed(run.config.seed, target.key, group.pattern)
                 entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
-                learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed)
+                learned = await learn_defaults(
+                    group, entry, run.config, compare_bound, seed=seed, host=chosen
+                )
                 patterns[group.pattern] = dataclasses.replace(learned, templates=entry.templates)
                 run.progress.patterns_done += 1
                 run.progress.update()

@@ -285,14 +285,21 @@ class SampleRunner:
     async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
         originals: list[_Page] = []
         candidates: list[_Page] = []
+        destinations: list[_Page] = []
         while True:
-            step = decide([p.shot for p in originals], [p.shot for p in candidates])
+            step = decide(
+                [p.shot for p in originals],
+                [p.shot for p in candidates],
+                [p.shot for p in destinations],
+            )
             if isinstance(step, Decision):
                 break
             if step.role == "original":
                 originals.append(await pages.get(original, step.nth))
-            else:
+            elif step.role == "candidate":
                 candidates.append(await pages.get(candidate, step.nth))
+            else:
+                destinations.append(await pages.get(step.url, step.nth))
         evidence = await asyncio.to_thread(self._evidence, step, originals, candidates)
         return PairOutcome(original, candidate, step.outcome, step.reason, evidence, step.cause)
 

@@ -55,8 +55,10 @@ def cand(
     return fp(lines, url=CANDIDATE, **kw)  # type: ignore[arg-type]
 
 
-def _decide(originals: list[Shot], candidates: list[Shot]) -> Decision:
-    step = decide(originals, candidates)
+def _decide(
+    originals: list[Shot], candidates: list[Shot], destinations: Sequence[Shot] = ()
+) -> Decision:
+    step = decide(originals, candidates, destinations)
     assert isinstance(step, Decision), step
     return step
 
@@ -168,18 +170,108 @@ def test_a_failed_third_original_fails_the_sample() -> None:
 
 
 def test_a_pixels_only_change_on_a_noisy_page_must_show_in_a_second_candidate() -> None:
-    # A tile far from the noise differs once, then not again: timing noise, not a change.
+    # A tile far from the noise differs once, then not again: unconfirmed, not "same".
     originals = [*_noisy_originals(), shot(fp(("Shelf", "Deal A", "$19.99")))]
     flicker = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
     assert decide(originals, [flicker]) == Need("candidate", 1)
     calm = shot(cand(("Shelf", "Deal A", "$19.99")))
     decision = _decide(originals, [flicker, calm])
-    assert (decision.outcome, decision.cause) == ("same", Cause.NO_DIFFERENCE)
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNCONFIRMED)
     again = shot(cand(("Shelf", "Deal A", "$19.99"), tiles={(3, 5): b"clock-a"}))
     decision = _decide(originals, [flicker, again])
     assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
     decision = _decide(originals, [flicker, shot(None)])
-    assert decision.outcome == "changed"
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNCONFIRMED)
+
+
+QUIET = [shot(fp()), shot(fp())]
+"""Two renders of the original, pixel for pixel the same: a page without noise."""
+SPOT = {(3, 5): b"spot"}
+"""A 4x4-px spot at a box's corner: one tile differs, the text, title and height do not."""
+
+
+def test_a_pixels_only_change_on_a_quiet_page_must_show_in_a_second_candidate() -> None:
+    spotted = shot(cand(tiles=SPOT))
+    assert decide(QUIET, [spotted]) == Need("candidate", 1)
+    # A spot that a second render does not show again is not a change, nor proof of none.
+    decision = _decide(QUIET, [spotted, shot(cand())])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNCONFIRMED)
+    decision = _decide(QUIET, [spotted, shot(None)])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNCONFIRMED)
+    # A stable small change (in both candidate renders) is a change, however small.
+    decision = _decide(QUIET, [spotted, shot(cand(tiles=SPOT))])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+    assert decision.comparison is not None and decision.comparison.pixels_only
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        cand(("Walnut shelf", "$24.99", "Made by hand"), tiles=SPOT),
+        cand(title="Oak shelf", tiles=SPOT),
+    ],
+)
+def test_a_change_in_text_or_title_needs_no_second_candidate(candidate: Fingerprint) -> None:
+    decision = _decide(QUIET, [shot(candidate)])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+
+
+OLD = "http://w.test/wiki/Old_Mill?ref=dashboard"
+OLD_BARE = "http://w.test/wiki/Old_Mill"
+NEW_LONG = "http://w.test/w/index.php?title=Riverside_Mill"
+NEW = "http://w.test/wiki/Riverside_Mill"
+
+
+def _moved(final_url: str) -> list[Shot]:
+    return [shot(fp(url=OLD, final_url=final_url)) for _ in range(2)]
+
+
+def test_a_destination_that_carries_the_parameter_is_compared_without_it() -> None:
+    originals = _moved(NEW_LONG + "&ref=dashboard")
+    candidate = [shot(fp(url=OLD_BARE, final_url=NEW))]
+    assert decide(originals, candidate) == Need("destination", 0, NEW_LONG)
+    landed = shot(fp(url=NEW_LONG, final_url=NEW))
+    decision = _decide(originals, candidate, [landed])
+    assert (decision.outcome, decision.cause) == ("same", Cause.CARRIED_DESTINATION)
+    # Where the original's destination without the parameter leads elsewhere, it is a change.
+    elsewhere = shot(fp(url=NEW_LONG, final_url=NEW_LONG))
+    decision = _decide(originals, candidate, [elsewhere])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+    decision = _decide(originals, candidate, [shot(None)])
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
+    unsettled = shot(fp(url=NEW_LONG, final_url=NEW), settled=False)
+    decision = _decide(originals, candidate, [unsettled])
+    assert (decision.outcome, decision.cause) == ("failed", Cause.UNSETTLED)
+
+
+@pytest.mark.parametrize(
+    "final_url",
+    [
+        NEW_LONG + "&ref=other",  # the parameter carried with another value
+        NEW_LONG + "&ref=dashboard&lang=fr",  # another parameter beside it
+        "http://w.test/w/index.php?title=Mill_Lane&ref=dashboard",  # another page
+        NEW_LONG,  # the parameter not carried at all
+    ],
+)
+def test_any_other_difference_of_destination_is_a_change(final_url: str) -> None:
+    originals = _moved(final_url)
+    candidate = [shot(fp(url=OLD_BARE, final_url=NEW))]
+    step = decide(originals, candidate)
+    if isinstance(step, Need):
+        # Rendered as MediaWiki would (the long form with a title alone moves to the short
+        # one), the original's destination without the parameter is not the candidate's.
+        assert step.role == "destination"
+        landed = NEW if step.url == NEW_LONG else step.url
+        step = decide(originals, candidate, [shot(fp(url=step.url, final_url=landed))])
+    assert isinstance(step, Decision)
+    assert (step.outcome, step.cause) == ("changed", Cause.CHANGED)
+
+
+def test_a_carried_destination_with_a_changed_page_is_a_change() -> None:
+    originals = _moved(NEW_LONG + "&ref=dashboard")
+    candidate = [shot(fp(("Riverside Mill", "Closed"), url=OLD_BARE, final_url=NEW))]
+    decision = _decide(originals, candidate)
+    assert (decision.outcome, decision.cause) == ("changed", Cause.CHANGED)
 
 
 def test_a_page_too_noisy_to_judge_fails() -> None:
