@@ -43,8 +43,10 @@ from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
+from learner.plan.coverage import floor_share
+from learner.plan.domains import PlanSettings
 from learner.plan.picks import Picker
-from learner.plan.sampling import group_by_pattern, sample_seed, top_patterns
+from learner.plan.sampling import group_by_pattern, sample_seed
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import find_browser
 from learner.render.renderer import Renderer
@@ -53,6 +55,7 @@ from samepage import MIQPSNormalizer, url_host
 from tests.learner.render.differential import launch_plain
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
+from tests.site.tail_site import tail_site, tail_urls
 
 RenderOne = Callable[[str], Awaitable[None]]
 
@@ -67,6 +70,11 @@ class DomainCost:
     learner: int
     naive: int
     naive_allowed: int  # naive renders of URLs robots.txt allows
+    covered: float = 1.0
+    """The share of the host's URLs with parameters the studied patterns cover."""
+    decided: int = 0
+    """Studied parameters decided by evidence."""
+    patterns_left: int = 0
 
 
 @dataclass(slots=True)
@@ -141,7 +149,7 @@ async def naive_cost(
 ) -> tuple[int, int, int, int]:
     """Patterns, parameters, naive renders and naive renders of allowed URLs of one site."""
     groups = group_by_pattern(site_urls(target, urls, normalizer), normalizer)
-    chosen = top_patterns(groups, config.top_patterns)
+    chosen, _ = PlanSettings.of(config).choose(target.key, groups)
     params = naive = allowed = 0
     for group in chosen:
         seed = sample_seed(config.seed, target.key, group.pattern)
@@ -315,7 +323,21 @@ async def learner_cost(
         patterns, params, naive, allowed = await naive_cost(
             target, observed, config, normalizer, robots
         )
-        costs.append(DomainCost(target.key, patterns, params, stats.renders, naive, allowed))
+        choice = stats.choice
+        decided = stats.account.decided
+        costs.append(
+            DomainCost(
+                target.key,
+                patterns,
+                params,
+                stats.renders,
+                naive,
+                allowed,
+                choice.share,
+                decided,
+                len(choice.left),
+            )
+        )
     return LearnerCost(result, seconds, costs, robots)
 
 
@@ -323,9 +345,10 @@ async def run(args: argparse.Namespace) -> int:
     hosts = [h.strip() for h in args.hosts.split(",") if h.strip()]
     config = bench_config(args.samples, args.min_samples, args.concurrency)
     choice = find_browser()
-    observed = observed_urls()
+    observed = observed_urls() + tail_urls()
     targets = [parse_target(f"http://{host}") for host in hosts]
-    with SiteServer(fixture_sites()) as server, tempfile.TemporaryDirectory() as tmp:
+    sites = [*fixture_sites(), tail_site()]
+    with SiteServer(sites) as server, tempfile.TemporaryDirectory() as tmp:
         resolve = server.resolve()
         run = await learner_cost(targets, observed, config, resolve, choice.executable, Path(tmp))
         if args.learned is not None:
@@ -360,6 +383,7 @@ def report(
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {load:.1f}, "
         f"browser {executable or 'playwright'}; samples={config.samples} "
         f"min_samples={config.min_samples} top_patterns={config.top_patterns} "
+        f"cover={config.cover} "
         f"concurrency={config.concurrency} delay_s=0\n"
     )
     report_costs(costs)
@@ -376,16 +400,25 @@ def report(
 
 def report_costs(costs: Sequence[DomainCost]) -> None:
     """The table of learner and naive renders per host, and their ratio."""
-    print("| host | patterns | parameters | learner renders | naive renders | ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| host | patterns (left) | URLs covered | parameters | decided | learner renders "
+        "| per parameter | naive renders | ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for c in costs:
         print(
-            f"| {c.host} | {c.patterns} | {c.params} | {c.learner} | {c.naive} "
-            f"| {c.learner / c.naive:.2f} |"
+            f"| {c.host} | {c.patterns} ({c.patterns_left}) | {floor_share(c.covered):.1%} "
+            f"| {c.params} | {c.decided} | {c.learner} | {c.learner / max(1, c.params):.2f} "
+            f"| {c.naive} | {c.learner / c.naive:.2f} |"
         )
     learner = sum(c.learner for c in costs)
     naive = sum(c.naive for c in costs)
-    print(f"| **all** | | | {learner} | {naive} | **{learner / naive:.2f}** |")
+    params = sum(c.params for c in costs)
+    decided = sum(c.decided for c in costs)
+    print(
+        f"| **all** | | | {params} | {decided} | {learner} | {learner / max(1, params):.2f} "
+        f"| {naive} | **{learner / naive:.2f}** |"
+    )
 
 
 def report_throughput(urls: Sequence[str], rounds: int, passes: Sequence[Pass]) -> None:
@@ -428,7 +461,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--samples", type=int, default=8, help="samples per parameter (S)")
     parser.add_argument("--min-samples", type=int, default=3, help="min_samples (N)")
-    parser.add_argument("--hosts", default="shop.test,news.test", help="fixture hosts to study")
+    parser.add_argument(
+        "--hosts",
+        default="shop.test,news.test",
+        help="fixture hosts to study (tail.test: more than twenty patterns and a long tail)",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="pages open at once")
     parser.add_argument("--pages", type=int, default=30, help="URLs per throughput pass")
     parser.add_argument("--rounds", type=int, default=4, help="throughput rounds (0: none)")

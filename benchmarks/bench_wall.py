@@ -45,8 +45,9 @@ from learner.demo.server import SiteServer
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
+from learner.plan.domains import PlanSettings
 from learner.plan.picks import Picker
-from learner.plan.sampling import group_by_pattern, sample_seed, top_patterns, without_param
+from learner.plan.sampling import group_by_pattern, sample_seed, without_param
 from learner.plan.targets import Target, parse_target
 from learner.render.browser import find_browser
 from samepage import MIQPSNormalizer
@@ -147,7 +148,7 @@ async def naive_urls(
     for host in hosts:
         target: Target = parse_target(f"http://{host}")
         groups = group_by_pattern(site_urls(target, urls, normalizer), normalizer)
-        for group in top_patterns(groups, config.top_patterns):
+        for group in PlanSettings.of(config).choose(target.key, groups)[0]:
             seed = sample_seed(config.seed, target.key, group.pattern)
             samples = Picker.of(group, seed).first_picks(group.names, config.samples)
             for name in group.names:

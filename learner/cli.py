@@ -24,6 +24,7 @@ from learner.config import LearnerConfig, build_config, read_config_file
 from learner.errors import ConfigError, LearnerError
 from learner.net.resolve import resolve_entries
 from learner.plan.archive_logs import archive_logs
+from learner.plan.coverage import floor_share, left_line
 from learner.plan.domains import DomainPlan, PlanSettings, observed_line
 from learner.plan.files import plan_format, read_plan, write_plan
 from learner.plan.logs import duckdb_errors, plan_files
@@ -134,15 +135,18 @@ def _print_summary(result: CrawlResult) -> None:
     print()
     print(
         f"{'domain':<24} {'urls':>6} {'patterns':>9} {'renders':>8} {'failed':>7} "
-        f"{'resumed':>8} {'decided':>9}"
+        f"{'resumed':>8} {'decided':>9} {'covered':>8}"
     )
     for s in result.domains:
         found = s.account
         print(
             f"{s.key:<24} {s.urls:>6} {s.patterns_learned:>9} {s.renders:>8} "
             f"{s.counters.render_failures:>7} {s.counters.resumed:>8} "
-            f"{f'{found.decided}/{found.studied}':>9}" + (f"  {s.error}" if s.error else "")
+            f"{f'{found.decided}/{found.studied}':>9} {floor_share(s.choice.share):>8.1%}"
+            + (f"  {s.error}" if s.error else "")
         )
+        if s.choice.left:
+            print(f"{'':<24} {left_line(s.choice.to_json())}")
         kept = ", ".join(f"{count} {cause}" for cause, count in found.kept.items())
         if kept:
             print(f"{'':<24} kept for want of evidence: {kept}")
@@ -158,6 +162,10 @@ def _print_summary(result: CrawlResult) -> None:
         print(f"samples decided by the archive, not rendered: {stats['archive_samples']}")
         why = ", ".join(f"{count} {reason}" for reason, count in refused.items())
         print(f"samples the archive did not decide (rendered): {why or 'none'}")
+    print(
+        f"URLs with parameters covered by the patterns studied and the evidence they share: "
+        f"{stats['covered_share']:.1%}"
+    )
     spent = stats.get("renders_per_studied")
     per_studied = f", {spent:.1f} per studied parameter" if spent is not None else ""
     print(
@@ -174,6 +182,8 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     file_values = read_config_file(args.config) if args.config else {}
     overrides = {
         "top_patterns": args.top_patterns,
+        "cover": args.cover,
+        "renders_per_domain": args.renders_per_domain,
         "samples": args.samples,
         "threshold": args.threshold,
         "min_samples": args.min_samples,
@@ -258,10 +268,12 @@ def _as_given(
 def _adopt_plan(
     path: str, config: LearnerConfig, overrides: dict[str, Any]
 ) -> tuple[LearnerConfig, dict[str, DomainPlan]]:
-    """Read a plan; the crawl takes its patterns, samples and seed (an option may not differ)."""
+    """Read a plan; the crawl takes its cap, share, samples and seed (no option may differ)."""
     settings, plan = read_plan(path)
-    adopted = {"top_patterns": settings.top_patterns, "samples": settings.samples}
+    adopted: dict[str, float] = {"top_patterns": settings.top_patterns}
+    adopted["samples"] = settings.samples
     adopted["seed"] = settings.seed
+    adopted["cover"] = settings.cover
     for field, value in adopted.items():
         given = overrides.get(field)
         if given is not None and given != value:
@@ -273,6 +285,7 @@ def _adopt_plan(
         top_patterns=settings.top_patterns,
         samples=settings.samples,
         seed=settings.seed,
+        cover=settings.cover,
     )
     return adopted_config, plan
 
@@ -281,8 +294,9 @@ def _run_plan(args: argparse.Namespace, progress: Progress) -> int:
     targets = read_targets(args.domains)
     file_values = read_config_file(args.config) if args.config else {}
     overrides = {"top_patterns": args.top_patterns, "samples": args.samples, "seed": args.seed}
+    overrides["cover"] = args.cover
     config = build_config(file_values, overrides)
-    settings = PlanSettings(config.top_patterns, config.samples, config.seed)
+    settings = PlanSettings.of(config)
     plan_format(args.out)
     _refuse_overwrite(args.out, [args.domains, *args.urls, args.config])
     with archive_logs(args.urls, args.input_format) as (sources, fmt):

@@ -23,6 +23,8 @@ _DEFAULTS = LearnerConfig()
 # Config fields set by an option whose name differs from the field's.
 OPTION_NAMES = {
     "top_patterns": "--top-patterns",
+    "cover": "--cover",
+    "renders_per_domain": "--renders-per-domain",
     "min_samples": "--min-samples",
     "min_share": "--min-share",
     "gate_max_flip_fraction": "--max-flip-fraction",
@@ -36,6 +38,16 @@ OPTION_NAMES = {
     "give_up_after": "--give-up-after",
     "default_values": "--default-values",
 }
+
+_COVER_HELP = (
+    "share of a domain's URLs with parameters to cover: patterns are studied most URLs first "
+    "until they, and the evidence they share on the same path templates, cover it "
+    f"(default {_DEFAULTS.cover})"
+)
+_CAP_HELP = (
+    f"at most K patterns studied per domain, 1 to {MAX_TOP_PATTERNS}, whatever share they "
+    f"cover (default {_DEFAULTS.top_patterns})"
+)
 
 _EPILOG = """\
 examples:
@@ -205,13 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument(
         "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (spills past it)"
     )
-    plan.add_argument(
-        "--top-patterns",
-        type=int,
-        metavar="K",
-        help=f"patterns studied per domain, 1 to {MAX_TOP_PATTERNS} "
-        f"(default {_DEFAULTS.top_patterns})",
-    )
+    plan.add_argument("--cover", type=float, metavar="F", help=_COVER_HELP)
+    plan.add_argument("--top-patterns", type=int, metavar="K", help=_CAP_HELP)
     plan.add_argument(
         "--samples",
         type=int,
@@ -287,11 +294,15 @@ def _fraction(text: str) -> float:
 def _method_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("method (MIQPS)")
     d = _DEFAULTS
+    group.add_argument("--cover", type=float, metavar="F", help=_COVER_HELP)
+    group.add_argument("--top-patterns", type=int, metavar="K", help=_CAP_HELP)
     group.add_argument(
-        "--top-patterns",
+        "--renders-per-domain",
         type=int,
-        metavar="K",
-        help=f"patterns studied per domain, 1 to {MAX_TOP_PATTERNS} (default {d.top_patterns})",
+        metavar="N",
+        help="renders a domain may make in a run; the patterns not studied when they are "
+        "spent keep their parameters, and a pattern cut short keeps all of its own "
+        f"(cause budget) (default {d.renders_per_domain})",
     )
     group.add_argument(
         "--samples",

@@ -154,7 +154,9 @@ class LearnerConfig:
     defaults < TOML file (``--config``) < command line.
     """
 
-    top_patterns: int = 20
+    top_patterns: int = MAX_TOP_PATTERNS
+    cover: float = 0.95
+    renders_per_domain: int = 3000
     samples: int = 8
     threshold: float = 0.0
     min_samples: int = 3
@@ -184,6 +186,8 @@ class LearnerConfig:
             "top_patterns",
             f"must be between 1 and {MAX_TOP_PATTERNS}",
         )
+        _require(0.0 < self.cover <= 1.0, "cover", "must be in (0, 1]")
+        _require(self.renders_per_domain >= 1, "renders_per_domain", "must be at least 1")
         _require(
             1 <= self.samples <= MAX_SAMPLES, "samples", f"must be between 1 and {MAX_SAMPLES}"
         )
@@ -227,6 +231,7 @@ class LearnerConfig:
             "min_share": self.min_share,
             "give_up_after": self.give_up_after,
             "top_patterns": self.top_patterns,
+            "cover": self.cover,
             "joint_samples": self.joint_samples,
             "default_values": self.default_values,
             "seed": self.seed,

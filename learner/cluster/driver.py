@@ -256,7 +256,7 @@ async def crawl_on_ray(
     """
     if observed is not None and plan is None:
         # The driver groups the log once; actors get only their domains' patterns.
-        settings = PlanSettings(config.top_patterns, config.samples, config.seed)
+        settings = PlanSettings.of(config)
         plan = {p.key: p for p in plan_urls(targets, observed, settings)}
     request = RunRequest(
         targets, config, out, cache, None, plan, resolve, previous, force, progress

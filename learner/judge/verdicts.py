@@ -63,6 +63,9 @@ class VerdictCause(StrEnum):
     """Neutral alone, but the check of dropping it with the others could not be rendered."""
     SITE_GIVEN_UP = "site-given-up"
     """The site was given up before this pattern was studied."""
+    BUDGET = "budget"
+    """The domain's render budget ran out while the pattern was studied: its samples were
+    cut, and nothing of them is published."""
     ONE_PAGE = "one-page"
     """Every page of the site showed the same text (a block or consent page?)."""
     UNRECORDED = "unrecorded"

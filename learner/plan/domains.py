@@ -1,19 +1,23 @@
 """Plans: the patterns and sample URLs of each domain, and the in-memory plan of a URL list.
 
-A plan says what a crawl studies on each domain: its top patterns and their URLs. It is made
+A plan says what a crawl studies on each domain: the patterns that cover its URLs
+(:mod:`learner.plan.coverage`) and their URLs. It is made
 from an observed-URL list held in memory (:func:`plan_urls`, what ``crawl --urls`` does) or
 from URL logs of any size through DuckDB (:mod:`learner.plan.logs`, ``python -m learner
 plan``), and kept in a plan file (:mod:`learner.plan.files`). Both makers pick patterns and
-samples with the same functions of :mod:`learner.plan.sampling`, so they make the same plan.
+samples with the same functions (:func:`~learner.plan.coverage.choose_groups`,
+:mod:`learner.plan.sampling`), so they make the same plan.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from learner.config import LearnerConfig
+from learner.plan.coverage import Choice, choose_groups
 from learner.plan.picks import Picker
-from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
+from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
 from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
 
@@ -22,11 +26,29 @@ __all__ = ["Covering", "DomainPlan", "PlanSettings", "observed_line", "plan_urls
 
 @dataclass(frozen=True, slots=True)
 class PlanSettings:
-    """The method settings a plan is made with: patterns per domain, samples, seed."""
+    """The method settings a plan is made with: the patterns' cap, samples, seed, share.
+
+    ``cover`` is the share of a domain's URLs with parameters the chosen patterns cover
+    (:mod:`learner.plan.coverage`); ``top_patterns`` caps how many are chosen.
+    """
 
     top_patterns: int
     samples: int
     seed: int
+    cover: float = 0.95
+
+    @classmethod
+    def of(cls, config: LearnerConfig) -> PlanSettings:
+        """The plan settings of a learner configuration."""
+        return cls(config.top_patterns, config.samples, config.seed, config.cover)
+
+    def choose(
+        self, key: str, groups: dict[str, PatternGroup]
+    ) -> tuple[list[PatternGroup], Choice]:
+        """The groups a domain studies with these settings, and the choice they come from."""
+        return choose_groups(
+            groups, cover=self.cover, cap=self.top_patterns, seed=self.seed, domain=key
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +59,15 @@ class DomainPlan:
         key: the domain's learned-set key.
         urls: observed URLs of the domain, duplicates included.
         patterns_seen: distinct patterns among them.
-        groups: the top patterns, most frequent first.
+        groups: the patterns studied, in the order they are studied.
+        choice: the patterns studied and left, and the share of the URLs covered.
     """
 
     key: str
     urls: int
     patterns_seen: int
     groups: tuple[PatternGroup, ...]
+    choice: Choice = field(default_factory=Choice)
 
     def samples(self, settings: PlanSettings) -> dict[str, dict[str, list[str]]]:
         """Pattern -> parameter -> sample URLs, as the crawl will choose them."""
@@ -119,6 +143,6 @@ def plan_urls(
     plans = []
     for key in sorted(by_domain):
         groups = group_by_pattern(by_domain[key], norm)
-        chosen = top_patterns(groups, settings.top_patterns)
-        plans.append(DomainPlan(key, len(by_domain[key]), len(groups), tuple(chosen)))
+        chosen, choice = settings.choose(key, groups)
+        plans.append(DomainPlan(key, len(by_domain[key]), len(groups), tuple(chosen), choice))
     return plans

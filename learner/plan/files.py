@@ -14,7 +14,11 @@ without any pattern has one row with a null pattern):
 ``statics``         the same URLs with the blocklist applied, one for one
 ``samples``         ``[{name, urls}]``: the sample URLs of each parameter
 ``top_patterns``,   the settings the plan was made with (``crawl --plan`` adopts them)
-``samples_per_param``, ``seed``
+``samples_per_param``, ``seed``, ``cover``
+``coverage``        on a domain's first row, its choice of patterns as JSON text
+                    (:meth:`learner.plan.coverage.Choice.to_json`, every pattern left
+                    listed): the URLs covered, the patterns studied and the patterns left,
+                    with their URL counts and why
 ==================  =====================================================================
 
 A plan is checked when it is read, since a crawl trusts it: the integers must be integers
@@ -33,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from learner.errors import ConfigError
+from learner.plan.coverage import Choice
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.sampling import PatternGroup, url_parts, without_param
 from samepage import MIQPSNormalizer, atomic_file
@@ -60,7 +65,10 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
         "top_patterns": settings.top_patterns,
         "samples_per_param": settings.samples,
         "seed": settings.seed,
+        "cover": settings.cover,
     }
+    choice = plan.choice.to_json(shown=len(plan.choice.left))
+    first = {"coverage": json.dumps(choice, sort_keys=True, ensure_ascii=False)}
     if not plan.groups:
         return [
             {
@@ -71,6 +79,7 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
                 "urls": [],
                 "statics": [],
                 "samples": [],
+                **first,
             }
         ]
     samples = plan.samples(settings)
@@ -83,6 +92,7 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
             "urls": list(group.urls),
             "statics": list(group.statics),
             "samples": [{"name": n, "urls": u} for n, u in samples[group.pattern].items()],
+            **(first if rank == 1 else {"coverage": None}),
         }
         for rank, group in enumerate(plan.groups, 1)
     ]
@@ -128,6 +138,8 @@ def _write_parquet(plans: Iterable[DomainPlan], path: str, settings: PlanSetting
             ("top_patterns", pa.int64()),
             ("samples_per_param", pa.int64()),
             ("seed", pa.int64()),
+            ("cover", pa.float64()),
+            ("coverage", pa.string()),
         ]
     )
     count = 0
@@ -183,6 +195,13 @@ def _integer(row: Mapping[str, Any], name: str) -> int:
     return value
 
 
+def _share(row: Mapping[str, Any]) -> float:
+    value = row["cover"]
+    if type(value) not in (int, float) or not 0.0 < value <= 1.0:
+        raise TypeError(f"cover must be a number in (0, 1], not {value!r}")
+    return float(value)
+
+
 def _strings(row: Mapping[str, Any], name: str) -> tuple[str, ...]:
     values = row[name]
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
@@ -217,22 +236,45 @@ def _checked_group(key: str, row: Mapping[str, Any], norm: MIQPSNormalizer) -> P
 def _plans_of(
     rows: Sequence[Mapping[str, Any]], norm: MIQPSNormalizer
 ) -> tuple[PlanSettings, dict[str, DomainPlan]]:
-    names = ("top_patterns", "samples_per_param", "seed")
-    settings = {PlanSettings(*(_integer(r, n) for n in names)) for r in rows}
+    settings = {
+        PlanSettings(
+            _integer(r, "top_patterns"),
+            _integer(r, "samples_per_param"),
+            _integer(r, "seed"),
+            _share(r),
+        )
+        for r in rows
+    }
     if len(settings) != 1:
-        raise ValueError("a plan needs one setting of top_patterns, samples and seed")
+        raise ValueError("a plan needs one setting of top_patterns, samples, seed and cover")
     groups: dict[str, list[tuple[int, PatternGroup]]] = {}
     heads: dict[str, tuple[int, int]] = {}
+    choices: dict[str, Choice] = {}
     for row in rows:
         key = row["domain"]
         if not isinstance(key, str):
             raise TypeError(f"domain must be a string, not {key!r}")
         heads[key] = (_integer(row, "domain_urls"), _integer(row, "patterns_seen"))
+        if row["coverage"] is not None:
+            choices[key] = Choice.from_json(json.loads(row["coverage"]))
         found = groups.setdefault(key, [])
         if row["pattern"] is not None:
             found.append((_integer(row, "rank"), _checked_group(key, row, norm)))
+    for key, found in groups.items():
+        if key not in choices:
+            raise TypeError(f"domain {key}: no row holds its coverage")
+        if choices[key].patterns != tuple(g.pattern for _, g in sorted(found, key=lambda x: x[0])):
+            raise _MismatchedPlan(
+                f"domain {key}: its rows are not the patterns its coverage studies; make the "
+                "plan again with `python -m learner plan`"
+            )
     plans = {
-        key: DomainPlan(key, *heads[key], tuple(g for _, g in sorted(found, key=lambda x: x[0])))
+        key: DomainPlan(
+            key,
+            *heads[key],
+            tuple(g for _, g in sorted(found, key=lambda x: x[0])),
+            choices[key],
+        )
         for key, found in groups.items()
     }
     return settings.pop(), plans

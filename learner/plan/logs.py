@@ -5,23 +5,26 @@
 larger than memory and spills its groupings to disk. DuckDB does everything whose size grows
 with the log: it counts each distinct line once, keeps the lines of the listed domains,
 groups them by pattern key (``samepage.pattern_key``, through a vectorized function), counts
-the URLs of every domain and pattern, keeps the top ``K`` patterns of each domain and, per
-pattern, at most :data:`~learner.plan.sampling.MAX_GROUP_URLS` distinct URLs. What reaches Python
-is bounded by domain: the same selection functions as the in-memory path
-(:func:`~learner.plan.sampling.make_group`, :func:`~learner.plan.sampling.top_patterns`,
+the URLs of every domain and pattern and keeps, per pattern, at most
+:data:`~learner.plan.sampling.MAX_GROUP_URLS` distinct URLs with their path templates. Python
+gets each pattern's URL count per template, chooses the patterns with the function the
+in-memory path uses (:func:`~learner.plan.coverage.choose_patterns`), and reads back the
+URLs of the chosen ones. What reaches Python is bounded by domain: the same selection
+functions as the in-memory path (:func:`~learner.plan.sampling.make_group`,
 :meth:`~learner.plan.picks.Picker.first_picks`) pick from those rows, so the plan of a log is the
 plan ``crawl --urls`` makes of it, by construction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from learner.errors import ConfigError
+from learner.plan.coverage import Choice, PatternWeight, choose_patterns, studied_groups
 from learner.plan.domains import Covering, DomainPlan, PlanSettings, observed_line
 from learner.plan.log_lines import text_log_reader
-from learner.plan.sampling import MAX_GROUP_URLS, make_group, top_patterns, url_parts
+from learner.plan.sampling import MAX_GROUP_URLS, make_group, template_of, url_parts
 from learner.plan.targets import Target
 from samepage import MIQPSNormalizer, escape_undecodable
 from samepage.formats import file_format
@@ -61,6 +64,7 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
             ("pattern", pa.string()),
             ("static", pa.string()),
             ("shown", pa.string()),
+            ("template", pa.string()),
         ]
     )
 
@@ -70,11 +74,18 @@ def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:
             url = observed_line(_observed(line))
             found = url_parts(url, norm) if url is not None else None
             if found is None:
-                rows.append({"domains": [], "pattern": None, "static": None, "shown": None})
+                empty = dict.fromkeys(("pattern", "static", "shown", "template"))
+                rows.append({"domains": [], **empty})
                 continue
             pattern, static, shown = found
             rows.append(
-                {"domains": covering(static), "pattern": pattern, "static": static, "shown": shown}
+                {
+                    "domains": covering(static),
+                    "pattern": pattern,
+                    "static": static,
+                    "shown": shown,
+                    "template": template_of(static),
+                }
             )
         return pa.array(rows, type=out_type)
 
@@ -94,50 +105,88 @@ def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: 
     return f"SELECT {line} AS line FROM {read_files_sql(sources, fmt, column)}"
 
 
-def _plan_sql(source: str, top: int) -> str:
-    return f"""
+_URLS = "plan_urls"
+_PICKED = "plan_picked"
+_DOMAINS = "plan_domains"
+_CHOSEN = "plan_chosen"
+
+
+def _picked_sql(source: str) -> list[str]:
+    """Tables of every domain's counts and of the URLs each of its patterns keeps.
+
+    The log is read once, into the distinct URLs of the listed domains (DuckDB spills them
+    to disk past its memory limit). ``plan_picked`` holds, per domain and pattern, at most
+    ``MAX_GROUP_URLS`` distinct URLs (the smallest MD5 digests of their statics, as
+    :func:`~learner.plan.sampling.make_group` keeps them) with the pattern's count and each
+    URL's path template: what the choice of patterns weighs, and what the chosen patterns'
+    groups are made of.
+    """
+    return [
+        f"""
+        CREATE TEMP TABLE {_URLS} AS
         WITH spellings AS (
             SELECT line, count(*)::BIGINT AS n FROM ({source}) WHERE line IS NOT NULL GROUP BY 1
         ),
         keyed AS (SELECT plan_parts(line) AS p, n FROM spellings),
         flat AS (
             SELECT unnest(p.domains) AS domain, p.pattern AS pattern, p.static AS static,
-                   p.shown AS shown, n
+                   p.shown AS shown, p.template AS template, n
             FROM keyed WHERE len(p.domains) > 0
-        ),
-        distinct_urls AS (
-            SELECT domain, pattern, static, min(shown) AS shown, sum(n)::BIGINT AS n
-            FROM flat GROUP BY ALL
-        ),
-        domains AS (
-            SELECT domain, sum(n)::BIGINT AS urls,
-                   count(DISTINCT pattern) FILTER (WHERE pattern <> '') AS patterns_seen
-            FROM distinct_urls GROUP BY 1
-        ),
-        patterns AS (
-            SELECT domain, pattern, sum(n)::BIGINT AS count
-            FROM distinct_urls WHERE pattern <> '' GROUP BY ALL
-        ),
-        top AS (
-            SELECT * FROM (
-                SELECT *, row_number() OVER (
-                    PARTITION BY domain ORDER BY count DESC, pattern) AS rank
-                FROM patterns
-            ) WHERE rank <= {top:d}
-        ),
-        picked AS (
-            SELECT * FROM (
-                SELECT u.domain, u.pattern, u.static, u.shown, row_number() OVER (
-                    PARTITION BY u.domain, u.pattern ORDER BY md5(u.static), u.static) AS pick
-                FROM distinct_urls u SEMI JOIN top t
-                    ON u.domain = t.domain AND u.pattern = t.pattern
-            ) WHERE pick <= {MAX_GROUP_URLS:d}
         )
-        SELECT d.domain, d.urls, d.patterns_seen, t.pattern, t.rank, t.count, p.static, p.shown
-        FROM domains d LEFT JOIN top t USING (domain)
-            LEFT JOIN picked p ON p.domain = t.domain AND p.pattern = t.pattern
-        ORDER BY d.domain, t.rank, p.static
-    """
+        SELECT domain, pattern, static, min(shown) AS shown, any_value(template) AS template,
+               sum(n)::BIGINT AS n
+        FROM flat GROUP BY domain, pattern, static
+        """,
+        f"""
+        CREATE TEMP TABLE {_DOMAINS} AS
+        SELECT domain, sum(n)::BIGINT AS urls,
+               count(DISTINCT pattern) FILTER (WHERE pattern <> '') AS patterns_seen
+        FROM {_URLS} GROUP BY 1
+        """,
+        f"""
+        CREATE TEMP TABLE {_PICKED} AS
+        SELECT * FROM (
+            SELECT *, sum(n) OVER (PARTITION BY domain, pattern)::BIGINT AS count,
+                   row_number() OVER (
+                       PARTITION BY domain, pattern ORDER BY md5(static), static) AS pick
+            FROM {_URLS} WHERE pattern <> ''
+        ) WHERE pick <= {MAX_GROUP_URLS:d}
+        """,
+        f"DROP TABLE {_URLS}",
+    ]
+
+
+_WEIGHTS_SQL = f"""
+    SELECT domain, pattern, any_value(count) AS count, template, count(*)::BIGINT AS n
+    FROM {_PICKED} GROUP BY domain, pattern, template
+    ORDER BY domain, pattern, template
+"""
+
+_PLAN_SQL = f"""
+    SELECT d.domain, d.urls, d.patterns_seen, c.pattern, c.rank, p.count, p.static, p.shown
+    FROM {_DOMAINS} d LEFT JOIN {_CHOSEN} c USING (domain)
+        LEFT JOIN {_PICKED} p ON p.domain = c.domain AND p.pattern = c.pattern
+    ORDER BY d.domain, c.rank, p.static
+"""
+
+
+def _choices(batches: Iterable[Any], settings: PlanSettings) -> dict[str, Choice]:
+    """Each domain's choice of patterns, from its patterns' URLs per template."""
+    weights: dict[str, dict[str, tuple[int, dict[str, int]]]] = {}
+    for batch in batches:
+        for row in batch.to_pylist():
+            found = weights.setdefault(row["domain"], {})
+            found.setdefault(row["pattern"], (row["count"], {}))[1][row["template"]] = row["n"]
+    return {
+        domain: choose_patterns(
+            (PatternWeight(p, count, templates) for p, (count, templates) in found.items()),
+            cover=settings.cover,
+            cap=settings.top_patterns,
+            seed=settings.seed,
+            domain=domain,
+        )
+        for domain, found in weights.items()
+    }
 
 
 def plan_files(
@@ -163,6 +212,8 @@ def plan_files(
         normalizer: the normalizer whose pattern key and blocklist are used.
     """
     try:
+        import pyarrow as pa
+
         from samepage.duckdb import Job
     except ImportError as exc:
         raise ConfigError(
@@ -183,18 +234,32 @@ def plan_files(
             "plan_parts",
             _parts_function(targets, norm),
             ["BLOB" if binary else "VARCHAR"],
-            "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR)",
+            "STRUCT(domains VARCHAR[], pattern VARCHAR, static VARCHAR, shown VARCHAR, "
+            "template VARCHAR)",
             type="arrow",
             null_handling="special",
             side_effects=True,
         )
         source = _source_sql(sources, fmt, column, binary=binary)
-        query = _plan_sql(source, settings.top_patterns)
-        for plan in _domains(job.batches(query), settings):
+        for statement in _picked_sql(source):
+            job.con.execute(statement)
+        choices = _choices(job.batches(_WEIGHTS_SQL), settings)
+        chosen = pa.Table.from_pylist(
+            [
+                {"domain": d, "pattern": p, "rank": rank}
+                for d, choice in choices.items()
+                for rank, p in enumerate(choice.patterns, 1)
+            ],
+            schema=pa.schema(
+                [("domain", pa.string()), ("pattern", pa.string()), ("rank", pa.int64())]
+            ),
+        )
+        job.con.register(_CHOSEN, chosen)
+        for plan in _domains(job.batches(_PLAN_SQL), choices, settings):
             found.add(plan.key)
             yield plan
     for key in sorted({t.key for t in targets} - found):
-        yield DomainPlan(key, 0, 0, ())
+        yield DomainPlan(key, 0, 0, (), _choice(choices, key, settings))
 
 
 def _column_type(job: Any, sources: Sequence[str], column: str) -> str:
@@ -206,14 +271,22 @@ def _column_type(job: Any, sources: Sequence[str], column: str) -> str:
     return found[column]
 
 
-def _domains(batches: Iterable[Any], settings: PlanSettings) -> Iterator[DomainPlan]:
+def _choice(choices: Mapping[str, Choice], key: str, settings: PlanSettings) -> Choice:
+    """The choice of a domain; a domain without patterns has the choice of none."""
+    found = choices.get(key)
+    return found if found is not None else Choice(cover=settings.cover)
+
+
+def _domains(
+    batches: Iterable[Any], choices: Mapping[str, Choice], settings: PlanSettings
+) -> Iterator[DomainPlan]:
     """Assemble one domain at a time from the query's rows (ordered by domain)."""
     current: dict[str, Any] | None = None
     for batch in batches:
         for row in batch.to_pylist():
             if current is None or current["domain"] != row["domain"]:
                 if current is not None:
-                    yield _assemble(current, settings)
+                    yield _assemble(current, _choice(choices, current["domain"], settings))
                 current = {
                     "domain": row["domain"],
                     "urls": row["urls"],
@@ -224,13 +297,18 @@ def _domains(batches: Iterable[Any], settings: PlanSettings) -> Iterator[DomainP
                 entry = current["patterns"].setdefault(row["pattern"], (row["count"], []))
                 entry[1].append((row["static"], row["shown"]))
     if current is not None:
-        yield _assemble(current, settings)
+        yield _assemble(current, _choice(choices, current["domain"], settings))
 
 
-def _assemble(domain: dict[str, Any], settings: PlanSettings) -> DomainPlan:
+def _assemble(domain: dict[str, Any], choice: Choice) -> DomainPlan:
     groups = {p: make_group(p, count, pairs) for p, (count, pairs) in domain["patterns"].items()}
-    chosen = top_patterns(groups, settings.top_patterns)
-    return DomainPlan(domain["domain"], domain["urls"], domain["patterns_seen"], tuple(chosen))
+    return DomainPlan(
+        domain["domain"],
+        domain["urls"],
+        domain["patterns_seen"],
+        tuple(studied_groups(list(groups.values()), choice)),
+        choice,
+    )
 
 
 def duckdb_errors() -> tuple[type[Exception], ...]:

@@ -1,4 +1,4 @@
-"""MIQPS sampling: group a site's URLs by pattern, pick the top patterns, read and edit URLs.
+"""MIQPS sampling: group a site's URLs by pattern, read and edit URLs.
 
 The learner renders URLs as they were observed, and the observed URL without a parameter:
 never the normalized key, which may not be a URL the server answers as it is (a route that
@@ -37,7 +37,6 @@ __all__ = [
     "sample_seed",
     "template_of",
     "template_urls",
-    "top_patterns",
     "with_value",
     "without_param",
 ]
@@ -148,11 +147,6 @@ def _host(url: str) -> str:
         return url_host(url)
     except InvalidURL:
         return ""
-
-
-def top_patterns(groups: dict[str, PatternGroup], k: int) -> list[PatternGroup]:
-    """The ``k`` patterns seen most often (ties broken by pattern key, for determinism)."""
-    return sorted(groups.values(), key=lambda g: (-g.count, g.pattern))[:k]
 
 
 def param_values(url: str, name: str) -> Value:

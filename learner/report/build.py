@@ -17,6 +17,7 @@ from typing import Any
 from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
 from learner.model import SampleEvidence
+from learner.plan.coverage import left_line
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
@@ -377,10 +378,15 @@ def _overview(run: RunFolder, keys: list[str]) -> str:
         cells.append(extra.get("urls", own.get("urls", "n/a")))
         note = f'<br><span class="reason">{escape(own["error"])}</span>' if own.get("error") else ""
         decided = _decided(own.get("decided"))
+        covered = _covered(own.get("coverage"))
         rows.append(
-            row(f'<a href="#d{i}">{escape(key)}</a>{note}', [*(escape(c) for c in cells), decided])
+            row(
+                f'<a href="#d{i}">{escape(key)}</a>{note}',
+                [*(escape(c) for c in cells), decided, covered],
+            )
         )
     heads = ["domain", "patterns", *_ORDER, "renders", "render failures", "URLs", "decided"]
+    heads.append("URLs covered")
     return _totals(run) + table("Domains", heads, rows)
 
 
@@ -395,6 +401,14 @@ def _decided(data: object) -> str:
         top = f": {top}" if top else ""
         parts.append(f'<span class="reason">{count} kept for {escape(cause)}{escape(top)}</span>')
     return "<br>".join(parts)
+
+
+def _covered(data: object) -> str:
+    """The share of the URLs with parameters covered, and the patterns left with their URLs."""
+    if not isinstance(data, dict) or "share" not in data:
+        return "n/a"
+    share = f"{data['share']:.1%} of {data.get('urls', 'n/a')}"
+    return f'{escape(share)}<br><span class="reason">{escape(left_line(data, 10))}</span>'
 
 
 def _totals(run: RunFolder) -> str:

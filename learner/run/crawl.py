@@ -31,6 +31,7 @@ from learner.net.limiter import HostLimiter
 from learner.net.resolve import parse_resolve
 from learner.net.retries import RetryPolicy, polite_fetcher
 from learner.net.robots import RobotsPolicy
+from learner.plan.coverage import floor_share
 from learner.plan.domains import DomainPlan
 from learner.plan.targets import Target
 from learner.render.browser import BrowserChoice, find_browser
@@ -106,6 +107,8 @@ def run_summary(
         for line in warnings(s.key, s.account):
             logger.warning("%s", line)
     renders = sum(s.renders for s in stats)
+    urls = sum(s.choice.urls for s in stats)
+    covered = sum(s.choice.covered for s in stats)
     studied = sum(s.account.studied for s in stats)
     decided = sum(s.account.decided for s in stats)
     return {
@@ -124,6 +127,7 @@ def run_summary(
         "decided": decided,
         "decided_share": round(decided / studied, 3) if studied else 1.0,
         "renders_per_studied": renders_per_studied(renders, studied),
+        "covered_share": floor_share(covered / urls) if urls else 1.0,
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

@@ -28,9 +28,11 @@ from learner.judge.verdicts import Account, VerdictCause, account
 from learner.net.discovery import discover
 from learner.net.limiter import HostLimiter
 from learner.net.robots import RobotsPolicy
+from learner.plan.coverage import Choice, Left, choose_groups
 from learner.plan.domains import DomainPlan
-from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed, top_patterns
+from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
+from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
@@ -58,6 +60,8 @@ class DomainStats:
     error: str | None = None
     account: Account = field(default_factory=Account)
     """How many studied parameters were decided by evidence, and what kept the rest."""
+    choice: Choice = field(default_factory=Choice)
+    """The patterns studied and left, and the share of the URLs with parameters covered."""
 
     @property
     def renders(self) -> int:
@@ -82,6 +86,7 @@ class DomainStats:
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "error": self.error,
             "decided": self.account.to_json(),
+            "coverage": self.choice.to_json(),
         }
 
 
@@ -140,16 +145,24 @@ async def _domain_patterns(
     fetch_page: Any,
     stats: DomainStats,
 ) -> list[PatternGroup]:
-    """The patterns to study: from a plan, or grouped from the observed or discovered URLs."""
+    """The patterns to study: from a plan, or grouped from the observed or discovered URLs.
+
+    The choice (:mod:`learner.plan.coverage`) goes into ``stats``.
+    """
     if isinstance(observed, DomainPlan):
         delay = await run.robots.crawl_delay(target.origin)
         run.limiter.set_crawl_delay(target.host, delay)
         stats.urls, stats.patterns_seen = observed.urls, observed.patterns_seen
+        stats.choice = observed.choice
         return list(observed.groups)
     urls = await _domain_urls(run, target, observed, fetch_page, stats)
     groups = group_by_pattern(urls, run.normalizer)
     stats.patterns_seen = len(groups)
-    return top_patterns(groups, run.config.top_patterns)
+    config = run.config
+    chosen, stats.choice = choose_groups(
+        groups, cover=config.cover, cap=config.top_patterns, seed=config.seed, domain=target.key
+    )
+    return chosen
 
 
 async def learn_domain(
@@ -173,27 +186,34 @@ async def learn_domain(
     """
     patterns: dict[str, PatternEntry] = {}
     chosen: list[PatternGroup] = []
+    done = 0
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
             chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
             run.progress.patterns_total += len(chosen)
             started = time.monotonic()
+            budget = RenderBudget(run.config.renders_per_domain, stats.counters)
             for group in chosen:
                 if hopeless(patterns, stats.counters.outcomes, run.config.give_up_after):
                     break
-                pages = PatternPages(run.runner, stats.counters)
-                compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
-                seed = sample_seed(run.config.seed, target.key, group.pattern)
-                entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
-                learned = await learn_defaults(
-                    group, entry, run.config, compare_bound, seed=seed, host=chosen
-                )
-                patterns[group.pattern] = dataclasses.replace(learned, templates=entry.templates)
+                if budget.spent:
+                    _budget_spent(target, stats, done, budget.limit)
+                    break
+                try:
+                    pages = PatternPages(run.runner, stats.counters, budget.admit)
+                    study = _study(run, target, group, pages, stats, chosen)
+                    patterns[group.pattern] = await budget.run(study)
+                except BudgetSpent as exc:
+                    patterns[group.pattern] = _untested(group, str(exc), VerdictCause.BUDGET)
+                    _budget_spent(target, stats, done, budget.limit)
+                    break
+                done += 1
                 run.progress.patterns_done += 1
                 run.progress.update()
             stats.seconds["learn"] += time.monotonic() - started
     except TimeoutError:
         stats.error = f"domain time limit of {run.config.domain_timeout_s:.0f}s reached"
+        stats.choice = stats.choice.cut(done, Left.TIME)
         logger.warning(
             "%s: %s; keeping %d finished patterns", target.key, stats.error, len(patterns)
         )
@@ -239,8 +259,45 @@ async def learn_domain(
     )
 
 
-def _untested(group: PatternGroup, reason: str) -> PatternEntry:
-    extra = {"cause": VerdictCause.SITE_GIVEN_UP.value}
+async def _study(
+    run: DomainRun,
+    target: Target,
+    group: PatternGroup,
+    pages: PatternPages,
+    stats: DomainStats,
+    host: Sequence[PatternGroup],
+) -> PatternEntry:
+    """One pattern's verdicts and default values, rendered through ``pages``.
+
+    ``host`` is every pattern studied on the host (the value-by-value rule borrows contexts).
+    """
+    compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
+    seed = sample_seed(run.config.seed, target.key, group.pattern)
+    entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
+    learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed, host=host)
+    return dataclasses.replace(learned, templates=entry.templates)
+
+
+def _budget_spent(target: Target, stats: DomainStats, done: int, limit: int) -> None:
+    """Leave the patterns not studied for the render budget, and say so."""
+    stats.choice = stats.choice.cut(done, Left.BUDGET)
+    left = [p for p in stats.choice.left if p.because is Left.BUDGET]
+    logger.warning(
+        "%s: render budget of %d spent after %d renders; %d pattern(s) left (%d URLs), "
+        "%.1f%% of the URLs with parameters covered",
+        target.key,
+        limit,
+        stats.renders,
+        len(left),
+        sum(p.urls for p in left),
+        100 * stats.choice.share,
+    )
+
+
+def _untested(
+    group: PatternGroup, reason: str, cause: VerdictCause = VerdictCause.SITE_GIVEN_UP
+) -> PatternEntry:
+    extra = {"cause": cause.value}
     params = {
         name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason, extra=extra)
         for name in group.names

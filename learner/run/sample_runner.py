@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -94,17 +95,30 @@ class _Page:
 
 
 class PatternPages:
-    """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests."""
+    """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests.
 
-    def __init__(self, runner: SampleRunner, counters: SiteCounters) -> None:
+    With ``admit`` (:meth:`learner.run.budget.RenderBudget.admit`), every new render waits
+    for it first: the domain's render budget stops the study there.
+    """
+
+    def __init__(
+        self,
+        runner: SampleRunner,
+        counters: SiteCounters,
+        admit: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self._runner = runner
         self._counters = counters
+        self._admit = admit
         self._tasks: dict[tuple[str, int], asyncio.Task[_Page]] = {}
 
     async def get(self, url: str, nth: int = 0) -> _Page:
         """The ``nth`` render (from 0) of ``url``."""
         key = (url, nth)
         task = self._tasks.get(key)
+        if task is None and self._admit is not None:
+            await self._admit()
+            task = self._tasks.get(key)
         if task is None:
             task = asyncio.ensure_future(self._runner.render_page(url, self._counters))
             self._tasks[key] = task

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -19,7 +20,9 @@ from hypothesis import strategies as st
 
 from benchmarks.bench_plan import domains, generate_log
 from learner.cli import _read_urls, main
+from learner.config import MAX_TOP_PATTERNS
 from learner.errors import ConfigError
+from learner.plan.coverage import Choice
 from learner.plan.domains import DomainPlan, PlanSettings, plan_urls
 from learner.plan.files import plan_rows, read_plan, write_plan
 from learner.plan.logs import plan_files
@@ -29,7 +32,7 @@ from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
 from tests.site.fixture import FIXTURE_HOSTS, observed_urls
 
-SETTINGS = PlanSettings(top_patterns=20, samples=4, seed=0)
+SETTINGS = PlanSettings(top_patterns=MAX_TOP_PATTERNS, samples=4, seed=0)
 FIXTURE_TARGETS = [parse_target(f"http://{host}") for host in FIXTURE_HOSTS]
 
 
@@ -89,7 +92,8 @@ def test_domains_missing_from_the_log_get_an_empty_plan(tmp_path: Path) -> None:
     log.write_text("http://shop.test/item?id=1\nnot a url\n")
     targets = [parse_target("http://shop.test"), parse_target("nowhere.example")]
     plans = _by_key(list(plan_files(targets, [str(log)], SETTINGS)))
-    assert plans["nowhere.example"] == DomainPlan("nowhere.example", 0, 0, ())
+    empty = Choice(cover=SETTINGS.cover)
+    assert plans["nowhere.example"] == DomainPlan("nowhere.example", 0, 0, (), empty)
     assert plans["shop.test"].urls == 1 and plans["shop.test"].patterns_seen == 1
 
 
@@ -342,7 +346,8 @@ def test_a_gzipped_text_log_plans_as_the_plain_one(tmp_path: Path) -> None:
     text = "\n".join(observed_urls()).encode() + b"\nhttp://shop.test/item?id=9&q=\xe2\x82\xac\n"
     (tmp_path / "urls.txt").write_bytes(text)
     (tmp_path / "urls.txt.gz").write_bytes(gzip.compress(text))
-    plain = list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt")], SETTINGS))
-    assert list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt.gz")], SETTINGS)) == plain
+    every = dataclasses.replace(SETTINGS, cover=1.0)  # the one URL of id&q is planned too
+    plain = list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt")], every))
+    assert list(plan_files(FIXTURE_TARGETS, [str(tmp_path / "urls.txt.gz")], every)) == plain
     shop = _by_key(plain)["shop.test"]
     assert any("q=\u20ac" in url for group in shop.groups for url in group.urls)

@@ -16,6 +16,7 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from learner.config import LearnerConfig
 from learner.errors import ConfigError
 from learner.judge.verdicts import Account
+from learner.plan.coverage import PatternWeight, choose_patterns
 from learner.render.browser import CHROMIUM_ARGS, BrowserChoice
 from learner.report.build import write_report
 from learner.run.crawl import CrawlResult
@@ -369,3 +370,22 @@ def test_a_linked_evidence_folder_is_never_read(tmp_path: Path) -> None:
     (run / "evidence").symlink_to(elsewhere)
     index = write_report(run, tmp_path / "out")
     assert 'src="evidence/good.jpg"' not in index.read_text(encoding="utf-8")
+
+
+def test_the_report_shows_the_share_covered_and_the_patterns_left(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    kept = {"id": ParamVerdict("non-neutral", 3, 1, 0, extra={"cause": "changed"})}
+    entry = DomainEntry({"id": PatternEntry(50, kept)})
+    dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
+    (run / "checkpoint.jsonl").write_text("", encoding="utf-8")
+    choice = choose_patterns(
+        [PatternWeight("id", 50, {"/p": 50}), PatternWeight("q", 30, {"/s": 30})],
+        cover=0.95,
+        cap=1,
+    )
+    stats = {"domains": {"x.test": {"coverage": choice.to_json()}}}
+    (run / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    page = write_report(run, tmp_path / "out").read_text(encoding="utf-8")
+    assert "62.5% of 80" in page
+    assert "1 pattern(s) left (30 URLs; 1 cap): q (30)" in page
