@@ -614,12 +614,12 @@ DIFFERENT_PAGES = _on_host(
 """Held-out URL pairs that MediaWiki answers with different pages."""
 
 GAPS = (
-    "the learner studies a host's first twenty patterns (--top-patterns) and keeps the"
-    " parameters of the others: ref&uselang (6 URLs, cut by its name among five patterns of"
-    " 6) and the long tail are never studied",
-    "a page whose script puts the redirect target's URL in the address bar with the query"
-    " kept (/wiki/Old_Mill?wprov=x ends at /w/index.php?title=Riverside_Mill&wprov=x) counts"
-    " as a change of destination",
+    "a redirect page's carried parameter counts as a change of destination:"
+    " /wiki/Old_Mill?wprov=x ends at /w/index.php?title=Riverside_Mill&wprov=x (the page's"
+    " script keeps the query), /wiki/Old_Mill at /wiki/Riverside_Mill; the first without wprov,"
+    " /w/index.php?title=Riverside_Mill, is the same article, which MediaWiki serves in place"
+    " (MediaWiki::tryNormaliseRedirect redirects only a title not in its canonical form),"
+    " and the learner wants it to end at the candidate's very URL",
     "the learner's page probe reads form.action, which a form control named 'action' shadows"
     " (MediaWiki's history search form): every history page fails to render",
 )
