@@ -1,7 +1,7 @@
 """The learner on real applications: what it decides, what it renders, and how fast it renders.
 
-Run from the repository root (needs Chromium and ``samepage[apps]`` with ``.venv-trac``, both
-installed by ``scripts/setup.sh``)::
+Run from the repository root (needs Chromium, ``samepage[apps]`` with ``.venv-trac``, and
+MediaWiki with PHP, all installed by ``scripts/setup.sh``)::
 
     python -m benchmarks.bench_apps --pages 30 --rounds 4
 
@@ -20,7 +20,7 @@ served on 127.0.0.1 with their seeded content, all at once, in one process:
    neutral (one it ignores, kept).
 2. **Renders.** The learner's renders against a naive MIQPS run of the same sample choice
    (``benchmarks.bench_learner.naive_cost``).
-3. **Throughput.** The same seeded list of the three logs' URLs is rendered by the learner's
+3. **Throughput.** The same seeded list of the logs' URLs is rendered by the learner's
    ``Renderer`` and by bare Playwright (``goto`` until load, one full-page screenshot) at the
    learner's default politeness: each render inside the learner's per-host slot
    (``HostLimiter``: ``delay_s`` 1.0 plus up to ``jitter_s`` 0.5 between starts, one at a
