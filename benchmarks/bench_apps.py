@@ -1,22 +1,26 @@
 """The learner on real applications: what it decides, what it renders, and how fast it renders.
 
-Run from the repository root (needs Chromium and ``samepage[apps]`` with ``.venv-trac``, both
-installed by ``scripts/setup.sh``)::
+Run from the repository root (needs Chromium, ``samepage[apps]`` with ``.venv-trac``, and
+MediaWiki with PHP, all installed by ``scripts/setup.sh``)::
 
     python -m benchmarks.bench_apps --pages 30 --rounds 4
 
-Datasette, a Sphinx site and Trac (``tests/apps``) are served on 127.0.0.1 with their
-seeded content, all at once, in one process:
+Datasette, a Sphinx site, Trac and MediaWiki (``tests/apps``; ``--apps`` picks some) are
+served on 127.0.0.1 with their seeded content, all at once, in one process:
 
-1. **Decided.** One learner crawl (``learner.run.crawl.crawl``) of the three hosts from their
+1. **Decided.** One learner crawl (``learner.run.crawl.crawl``) of the hosts from their
    observed-URL logs, with the test suite's render settings (``tests/apps/registry.py``: no
    politeness delay, no default values) and the learner's default ``samples`` (8) and
    ``min_samples`` (3). A studied parameter is decided when its verdict's
    cause is evidence (``learner.judge.verdicts``); the share counts the parameters whose pattern's
-   observed URLs all answer 2xx to a plain fetch.
+   observed URLs all answer 2xx to a plain fetch. The *studied share* is the share of the
+   log's URLs (those with parameters) whose pattern was studied, and the patterns left are
+   listed with their URL counts; every verdict is checked against the application's truth
+   table (``tests/apps``): wrong "neutral" (a parameter the code reads, dropped) and kept
+   neutral (one it ignores, kept).
 2. **Renders.** The learner's renders against a naive MIQPS run of the same sample choice
    (``benchmarks.bench_learner.naive_cost``).
-3. **Throughput.** The same seeded list of the three logs' URLs is rendered by the learner's
+3. **Throughput.** The same seeded list of the logs' URLs is rendered by the learner's
    ``Renderer`` and by bare Playwright (``goto`` until load, one full-page screenshot) at the
    learner's default politeness: each render inside the learner's per-host slot
    (``HostLimiter``: ``delay_s`` 1.0 plus up to ``jitter_s`` 0.5 between starts, one at a
@@ -36,6 +40,7 @@ import random
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -70,6 +75,11 @@ class Decided:
     decided: int  # of those
     undecided: tuple[str, ...]  # "pattern: name (cause)" of the others
     seconds: float
+    urls: int  # the log's URLs with parameters
+    covered: int  # of those, URLs whose pattern was studied
+    left: tuple[tuple[str, int], ...]  # patterns not studied, with their URL counts
+    wrong_neutral: tuple[str, ...]  # "pattern: name" neutral where the code reads it
+    kept_neutral: tuple[str, ...]  # "pattern: name" kept where the code ignores it
 
 
 async def answering_patterns(app: App, resolve: dict[str, str], config: LearnerConfig) -> set[str]:
@@ -105,7 +115,37 @@ def decided_on(app: App, learned: LearnedSet, answering: set[str], seconds: floa
             if not cause.decided:
                 undecided.append(f"{pattern}: {name} ({cause.value})")
     studied_count = sum(len(p) for p in verdicts.values())
-    return Decided(app.host, studied_count, answered, decided, tuple(undecided), seconds)
+    counts = Counter(pattern_key(url) for url in app.observed_urls())
+    counts.pop("", None)
+    left = sorted(
+        ((p, n) for p, n in counts.items() if p not in verdicts), key=lambda pn: (-pn[1], pn[0])
+    )
+    against = [
+        (f"{pattern}: {name}", verdict.verdict, app.truth.get(pattern, {}).get(name))
+        for pattern, params in verdicts.items()
+        for name, verdict in params.items()
+    ]
+    return Decided(
+        app.host,
+        studied_count,
+        answered,
+        decided,
+        tuple(undecided),
+        seconds,
+        counts.total(),
+        sum(n for p, n in counts.items() if p in verdicts),
+        tuple(left),
+        tuple(
+            k
+            for k, got, truth in against
+            if got == "neutral" and truth and truth.verdict != "neutral"
+        ),
+        tuple(
+            k
+            for k, got, truth in against
+            if got != "neutral" and truth and truth.verdict == "neutral"
+        ),
+    )
 
 
 def throughput_urls(apps: Sequence[App], count: int) -> list[str]:
@@ -206,6 +246,19 @@ def report(
     answered = sum(d.answered for d in decided)
     total = sum(d.decided for d in decided)
     print(f"| **all** | | {answered} | {total} | **{total / answered:.0%}** | | |\n")
+    print(
+        "| host | URLs with parameters | studied share | wrong neutral | kept neutral "
+        "| patterns left |"
+    )
+    print("|---|---:|---:|---|---|---|")
+    for d in decided:
+        left = ", ".join(f"{p} ({n})" for p, n in d.left) or "-"
+        print(
+            f"| {d.host} | {d.urls} | {d.covered / d.urls if d.urls else 1.0:.1%} "
+            f"| {'; '.join(d.wrong_neutral) or '0'} | {'; '.join(d.kept_neutral) or '0'} "
+            f"| {left} |"
+        )
+    print()
     report_costs(costs)
     print(f"\nLearner run over all hosts: {crawl_s:.1f} s wall.\n")
     if passes:

@@ -2,7 +2,8 @@
 # Set up a development environment from nothing: a virtual environment in .venv with samepage,
 # the learner and its Ray cluster extra, the DuckDB and Spark engines, the test tools and the
 # web applications the learner is tested on installed, Trac in a virtual environment of its
-# own (.venv-trac), a Chromium for the learner to drive and a Java runtime for Spark.
+# own (.venv-trac), MediaWiki and PHP from Debian, a Chromium for the learner to drive and a
+# Java runtime for Spark.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,20 @@ if ! "$TRAC_VENV/bin/python" -c "import trac, multipart" >/dev/null 2>&1; then
     echo "setup: installing Trac 1.6 into $TRAC_VENV" >&2
     "$PYTHON" -m venv "$TRAC_VENV"
     "$TRAC_VENV/bin/python" -m pip install --quiet "Trac>=1.6,<1.7" "multipart>=1"
+fi
+
+# MediaWiki 1.39, for the tests on real applications: Debian's package, run by PHP's own
+# server with an SQLite database (tests/apps/mediawiki_app.py). Debian's package depends on
+# a web server (apache2); the tests never start it.
+if [ ! -f /usr/share/mediawiki/maintenance/install.php ] || ! command -v php >/dev/null 2>&1 \
+    || ! php -m 2>/dev/null | grep -qx pdo_sqlite; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing Debian's mediawiki, php-cli and php-sqlite3 packages" >&2
+        apt_install --no-install-recommends mediawiki php-cli php-sqlite3
+    else
+        echo "setup: no MediaWiki found; the MediaWiki tests need:" \
+            "sudo apt-get install -y --no-install-recommends mediawiki php-cli php-sqlite3" >&2
+    fi
 fi
 
 # A browser. The learner prefers Debian's Chromium headless shell (it renders in about half
