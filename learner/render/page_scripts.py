@@ -397,11 +397,15 @@ PROBE = r"""async (maxChars) => {
     if (marked(a) || (li && marked(li))) add(a.getAttribute('href'));
   }
   const field = (control, value) => {
+    // A form's attributes, not its properties: a control named "action" or "method" (as in
+    // MediaWiki's history form) shadows form.action and form.method.
     const form = control.form;
-    if (form && (form.method || 'get').toLowerCase() !== 'get') return;
-    const url = new URL(form ? form.action : location.href);
-    url.search = new URLSearchParams([[control.name, value]]).toString();
-    add(url.href);
+    if (form && (form.getAttribute('method') || 'get').toLowerCase() !== 'get') return;
+    try {
+      const url = new URL((form && form.getAttribute('action')) || location.href, document.baseURI);
+      url.search = new URLSearchParams([[control.name, value]]).toString();
+      add(url.href);
+    } catch (error) { /* not a URL */ }
   };
   for (const select of document.querySelectorAll('select[name]')) {
     const option = select.selectedOptions[0];

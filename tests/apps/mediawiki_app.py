@@ -620,7 +620,5 @@ GAPS = (
     " /w/index.php?title=Riverside_Mill, is the same article, which MediaWiki serves in place"
     " (MediaWiki::tryNormaliseRedirect redirects only a title not in its canonical form),"
     " and the learner wants it to end at the candidate's very URL",
-    "the learner's page probe reads form.action, which a form control named 'action' shadows"
-    " (MediaWiki's history search form): every history page fails to render",
 )
 """What the learner cannot do yet here (``App.gaps``)."""

@@ -320,6 +320,18 @@ def _traps() -> Site:
         "<main><h1>After the dialogs</h1></main>"
     )
     site.routes["/dialog"] = lambda request: Response(body=_store_page("Dialogs", dialogs))
+    # MediaWiki's history form: hidden controls named "action" and "method" shadow the form's
+    # own action and method properties.
+    shadowed = (
+        "<main><h1>Revisions</h1><form action='/plain?title=Lamp'>"
+        "<input type=hidden name=action value=historysubmit>"
+        "<input type=hidden name=method value=post>"
+        "<label><input type=radio name=oldid value=7 checked> 7</label>"
+        "<label><input type=radio name=oldid value=6> 6</label></form></main>"
+    )
+    site.routes["/shadowed-form"] = lambda request: Response(
+        body=_store_page("Revisions", shadowed)
+    )
     popup = (
         "<main><h1>Opener</h1></main><script>addEventListener('load', () => {"
         "window.open('/plain', 'ad'); window.open('/plain', 'ad2'); });</script>"

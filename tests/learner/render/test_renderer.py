@@ -137,6 +137,16 @@ async def test_dialogs_are_dismissed(renderer: Renderer) -> None:
     assert rendering.settled is True
 
 
+async def test_a_form_whose_controls_shadow_its_action_and_method_is_captured(
+    renderer: Renderer,
+) -> None:
+    rendering = await renderer.render(f"{TRAPS}/shadowed-form")
+    assert rendering.settled is True
+    assert "Revisions" in rendering.text
+    # The checked radio stands for the URL its form submits with that one field.
+    assert rendering.marks == (f"{TRAPS}/plain?oldid=7",)
+
+
 async def test_popups_are_closed(renderer: Renderer) -> None:
     rendering = await renderer.render(f"{TRAPS}/popup")
     assert rendering.text == "Opener"
