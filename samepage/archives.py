@@ -337,7 +337,7 @@ def warc_captures(path: str, problem: Problem = _raise) -> Iterator[Capture]:
 
 def _warc_capture(head: WarcHead, problem: Problem) -> Capture | None:
     headers, where = head.headers, head.where
-    url = headers.get("warc-target-uri", "").strip().removeprefix("<").removesuffix(">")
+    url = _unbracketed(headers.get("warc-target-uri", "").strip())
     if not url:
         problem(f"{where}: {head.kind} record without WARC-Target-URI")
         return None
@@ -352,6 +352,19 @@ def _warc_capture(head: WarcHead, problem: Problem) -> Capture | None:
     digest = _digest(headers.get("warc-payload-digest"))
     revisit = head.kind == "revisit"
     return Capture(url, timestamp, head.status, digest, head.content_type, revisit, where)
+
+
+def _unbracketed(uri: str) -> str:
+    """A WARC-Target-URI without the ``<...>`` of WARC 1.0's grammar, taken off only as a pair.
+
+    A lone ``>`` or ``<`` belongs to the URL (``?q=a>`` is not ``?q=a``).
+
+    >>> _unbracketed("<https://a.example/>"), _unbracketed("https://a.example/?q=a>")
+    ('https://a.example/', 'https://a.example/?q=a>')
+    """
+    if len(uri) >= 2 and uri.startswith("<") and uri.endswith(">"):
+        return uri[1:-1]
+    return uri
 
 
 def _warc_date(value: str) -> str | None:

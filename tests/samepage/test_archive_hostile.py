@@ -123,6 +123,16 @@ WARC_CASES = [
         [],
     ),
     Case(
+        "angle brackets are taken off only as a pair",
+        [
+            warc(b"https://a.example/?q=a>"),
+            warc(b"<https://a.example/?q=b>"),
+            warc(b"https://a.example/?q=a"),
+        ],
+        [f"{SITE}?q=a%3E", f"{SITE}?q=b", f"{SITE}?q=a"],
+        [],
+    ),
+    Case(
         "records without WARC-Target-URI",
         [warc(None), warc(None, kind=b"request"), warc(good(3).encode())],
         [good(3)],
