@@ -4,10 +4,12 @@ Exit status: 0 success (``same``: the URLs are the same page); 1 some input line
 (``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
 ``explain``: an argument that is not a URL); 130 interrupted (Ctrl-C). Input is read as
 UTF-8 (a byte order mark at the start is skipped); bytes that are not UTF-8 are kept as they
-were (``surrogateescape``) and escaped as those bytes in keys. JSON output (``dedupe``,
-``explain --json``) is always valid UTF-8: such a byte appears there percent-escaped
-(``%FF``), as in the key. A reader that stops early (``| head``) ends the command quietly
-with status 0.
+were (``surrogateescape``) and escaped as those bytes in keys. Lines are read with the bound
+every reader of lines has (1 MiB, ``samepage.archives.MAX_LINE``): a longer line is one bad
+line, and one with no end in 64 MiB more (``/dev/zero``) ends the reading of its file.
+JSON output (``dedupe``, ``explain --json``) is always valid UTF-8: such a byte appears
+there percent-escaped (``%FF``), as in the key. A reader that stops early (``| head``) ends
+the command quietly with status 0.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import argparse
 import io
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 from samepage import __version__
+from samepage._archive_io import ArchiveFile, bounded_lines
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
@@ -41,8 +44,9 @@ examples:
 
 exit status:
   0  success; for "same", the two URLs are the same page
-  1  some input lines were not URLs, or their key cannot be written in the output
-     encoding (each reported on stderr); for "same", different pages
+  1  some input lines were not URLs, were longer than 1 MiB, or their key cannot be
+     written in the output encoding (each reported on stderr); for "same",
+     different pages
   2  usage error, unreadable input, invalid learned set, an --out that would
      replace or be read as an input, or (same, explain) an argument that is not a URL
   130  interrupted (Ctrl-C)
@@ -139,18 +143,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str]]:
-    """Yield (file name, line number, stripped line) from files, streaming."""
+def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str | None]]:
+    """Yield (file name, line number, stripped line) from files, streaming.
+
+    Lines are read with the bound every reader of lines has (``samepage.archives.MAX_LINE``):
+    a longer one is reported on stderr and yields ``None``, as a bad line.
+    """
+    reported: list[str] = []
+
+    def problem(message: str) -> None:
+        reported.append(message)
+        print(message, file=sys.stderr)
+
     for name in files or ["-"]:
-        if name == "-":
-            yield from _numbered("<stdin>", _stdin())
-            continue
-        with open(name, encoding="utf-8-sig", errors="surrogateescape") as handle:
-            yield from _numbered(name, handle)
+        shown = "<stdin>" if name == "-" else name
+        with _stdin() if name == "-" else open(name, "rb") as handle:
+            lines = bounded_lines(ArchiveFile(handle, gzip=False), shown, problem, cr=True)
+            for number, line in enumerate(lines, start=1):
+                if reported:
+                    reported.clear()
+                    yield shown, number, None
+                    continue
+                text = line.decode("utf-8", "surrogateescape").strip()
+                if text:
+                    yield shown, number, text
+        if reported:  # the rest of the file was not read
+            yield shown, 0, None
 
 
-def _stdin() -> TextIO:
-    """Standard input, read as the files are: UTF-8, other bytes kept as they were.
+def _stdin() -> BinaryIO:
+    """Standard input as bytes, read as the files are.
 
     Lines end as in files, at LF, CRLF or a lone CR (universal newlines), so
     one input gives the same keys through a pipe as from a file.
@@ -158,9 +180,10 @@ def _stdin() -> TextIO:
     stdin = sys.stdin
     if stdin is None:
         raise OSError("<stdin>: standard input is closed")
-    if isinstance(stdin, io.TextIOWrapper):
-        stdin.reconfigure(encoding="utf-8-sig", errors="surrogateescape", newline=None)
-    return stdin
+    buffer = getattr(stdin, "buffer", None)
+    if not isinstance(buffer, io.BufferedIOBase):
+        raise OSError("<stdin>: standard input is not a stream of bytes")
+    return cast(BinaryIO, buffer)
 
 
 def _stdout() -> TextIO:
@@ -177,16 +200,12 @@ def _unwritable(exc: UnicodeEncodeError) -> str:
     return f"cannot be written in the output encoding {exc.encoding!r}"
 
 
-def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:
-    for number, line in enumerate(handle, start=1):
-        text = line.strip()
-        if text:
-            yield name, number, text
-
-
 def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, str | None]]:
     """Yield (url, key) per input line; bad lines are reported and yield key None."""
     for name, number, url in _lines(files):
+        if url is None:
+            yield "", None
+            continue
         try:
             yield url, norm.normalize(url)
         except InvalidURL as exc:

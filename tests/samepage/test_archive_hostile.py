@@ -108,6 +108,12 @@ CDXJ_CASES = [
         [rf":1: a line longer than {MAX_LINE} bytes$"],
     ),
     Case(
+        "the last line is read without a line end",
+        [cdxj(good(1)), cdxj(good(2)).rstrip(b"\n")],
+        [good(1), good(2)],
+        [],
+    ),
+    Case(
         "a URL past the bound is skipped",
         [cdxj(SITE + "?id=" + "9" * MAX_URL), cdxj(good(2))],
         [good(2)],
