@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO, TextIO, cast
 
 from samepage import __version__
-from samepage._archive_io import ArchiveFile, bounded_lines
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
+from samepage.archives import read_lines
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.formats import file_format
 from samepage.normalizer import MIQPSNormalizer
@@ -95,7 +95,12 @@ def _parser() -> argparse.ArgumentParser:
         "(never an input, nor a path an input glob matches)",
     )
     group.add_argument(
-        "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (default: its own)"
+        "--memory-limit",
+        metavar="SIZE",
+        help="DuckDB's memory limit, e.g. 1GB (default: its own); DuckDB spills to disk past "
+        "it. For Parquet and CSV input, and dedupe of text (then run through DuckDB, with "
+        "--sample spellings per key); refused where it would do nothing: normalize of text "
+        "and archives streams, dedupe of archives holds its groups in memory",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -132,7 +137,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=5,
         metavar="N",
-        help="tables: keep up to N distinct spellings per key (default: %(default)s)",
+        help="tables, and text with --memory-limit: keep up to N distinct spellings per key "
+        "(default: %(default)s)",
     )
 
     explain = sub.add_parser(
@@ -158,8 +164,7 @@ def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str | None]]:
     for name in files or ["-"]:
         shown = "<stdin>" if name == "-" else name
         with _stdin() if name == "-" else open(name, "rb") as handle:
-            lines = bounded_lines(ArchiveFile(handle, gzip=False), shown, problem, cr=True)
-            for number, line in enumerate(lines, start=1):
+            for number, line in enumerate(read_lines(handle, shown, problem), start=1):
                 if reported:
                     reported.clear()
                     yield shown, number, None
@@ -239,16 +244,21 @@ def _table_kind(name: str) -> str | None:
     return found if found in ("parquet", "csv") else None
 
 
-def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
-    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
+def _engine(what: str) -> Any:
+    """``samepage.duckdb``, or a usage error saying that ``what`` needs it."""
     try:
-        import duckdb
-
         from samepage import duckdb as engine
     except ImportError as exc:
         raise _UsageError(
-            f"{fmt} input needs DuckDB and pyarrow: pip install 'samepage[duckdb]' ({exc})"
+            f"{what} needs DuckDB and pyarrow: pip install 'samepage[duckdb]' ({exc})"
         ) from None
+    return engine
+
+
+def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
+    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
+    engine = _engine(f"{fmt} input")
+    duckdb = engine.duckdb
     dedupe = args.command == "dedupe"
     try:
         if args.out is not None:
@@ -300,6 +310,12 @@ def _run_archive(norm: MIQPSNormalizer, args: argparse.Namespace) -> int | None:
         fmt = archive_input(args.input_format, args.files, args.out)
     except ValueError as exc:
         raise _UsageError(str(exc)) from None
+    if fmt is not None and args.memory_limit is not None:
+        raise _UsageError(
+            f"--memory-limit is for Parquet or CSV input and text dedupe: {fmt} input is read "
+            "in bounded pieces, and dedupe of an archive holds its groups in memory "
+            "(see docs/archives.md)"
+        )
     return None if fmt is None else run_archive(norm, args, fmt, _stdout())
 
 
@@ -310,6 +326,11 @@ def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)
+    if args.memory_limit is not None:
+        raise _UsageError(
+            "--memory-limit is for Parquet or CSV input and dedupe: normalize of text "
+            "streams, one line at a time"
+        )
     status = EXIT_OK
     write = _stdout().write
     for url, key in _keys(norm, args.files):
@@ -332,6 +353,8 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)
+    if args.memory_limit is not None:
+        return _run_text_spilled(norm, args)
     status = EXIT_OK
     groups: dict[str, list[str]] = {}
     for url, key in _keys(norm, args.files):
@@ -352,6 +375,46 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
         except UnicodeEncodeError as exc:
             print(f"samepage: group of {key!r} {_unwritable(exc)}", file=sys.stderr)
             status = EXIT_PARTIAL
+    return status
+
+
+def _run_text_spilled(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    """Dedupe text input through DuckDB, within ``--memory-limit`` (spilling to disk).
+
+    Lines are keyed as they are read (a bad line is reported as without the limit) and
+    streamed to DuckDB, which groups them as it groups a table: per key, the count and up
+    to ``--sample`` distinct spellings.
+    """
+    engine = _engine("dedupe of text with --memory-limit")
+    status = EXIT_OK
+    failed: list[Exception] = []
+
+    def keyed() -> Iterator[tuple[str, str]]:
+        nonlocal status
+        try:
+            for url, key in _keys(norm, args.files):
+                if key is None:
+                    status = EXIT_PARTIAL
+                else:
+                    yield url, key
+        except Exception as exc:  # raised again below: DuckDB would only see its text
+            failed.append(exc)
+
+    def checked(batches: Iterator[Any]) -> Iterator[Any]:
+        # Groups come once every line was read: an input that failed prints none of them.
+        for batch in batches:
+            if failed:
+                break
+            yield batch
+        if failed:
+            raise failed[0]
+
+    try:
+        with engine.Job(norm, args.memory_limit, ordered=False) as job:
+            query = job.keyed_groups_query(keyed(), args.sample)
+            _print_table(checked(job.batches(query)), args)
+    except (engine.duckdb.Error, ValueError) as exc:
+        raise _UsageError(engine.error_line(str(exc))) from None
     return status
 
 
