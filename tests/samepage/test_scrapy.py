@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from learner.demo.server import Request, Response, Site, SiteServer
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
@@ -243,3 +245,46 @@ def test_a_setting_of_the_wrong_type_is_refused_naming_it(setting: str, value: o
 
     with pytest.raises(ValueError, match=f"^{setting}: "):
         normalizer_from_settings(Settings({setting: value}))
+
+
+_SETTING_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | st.text(max_size=10)
+    | st.sampled_from(["{", "[", '{"shop.example": ["id"]}', '["id"]', "a,,b", "true", "2", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        [
+            "SAMEPAGE_LEARNED",
+            "SAMEPAGE_LEARNED_FALLBACK",
+            "SAMEPAGE_EXTRA_BLOCKLIST",
+            "SAMEPAGE_EXTRA_ALLOWLIST",
+            "SAMEPAGE_DISABLE_RULES",
+            "SAMEPAGE_UNWRAP_REDIRECTS",
+            "SAMEPAGE_LEARN",
+            "SAMEPAGE_",
+        ]
+    ),
+    _SETTING_VALUES | st.text(max_size=30).map(lambda text: "{" + text),
+)
+def test_a_setting_of_any_value_is_taken_or_refused_naming_it(name: str, value: Any) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    try:
+        norm = normalizer_from_settings(Settings({name: value}))
+    except ValueError as exc:
+        assert str(exc).startswith(f"{name}: ")
+        return
+    norm.normalize("https://shop.example/p?id=1&utm_source=x")
