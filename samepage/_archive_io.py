@@ -1,4 +1,7 @@
-"""An archive file read in bounded pieces: plain, or gzip of any number of members.
+"""A file read in bounded pieces (plain, or gzip of any number of members), and its lines.
+
+Every reader of lines in samepage and the learner reads through :func:`bounded_lines`: CDXJ
+indexes, the command line's text input and URL logs, each line at most :data:`MAX_LINE`.
 
 Gzip data is inflated at most :data:`PIECE` bytes at a time, so no line, header or gzip bomb
 can make the reader hold more than the bound its caller gives plus one piece. Damaged or cut
@@ -61,7 +64,11 @@ def open_regular(path: str) -> BinaryIO:
 
 
 class ArchiveFile:
-    """The bytes of a seekable file, inflated if ``gzip``, with bounded line reads."""
+    """The bytes of a file, inflated if ``gzip``, with bounded line reads.
+
+    Plain data is only read forward, so a pipe serves (``back`` aside); gzip data needs a
+    seekable file to go on after damaged data.
+    """
 
     def __init__(self, handle: BinaryIO, *, gzip: bool) -> None:
         self._handle = handle
