@@ -52,7 +52,7 @@ def log_paths(sources: Sequence[str]) -> list[str]:
 def text_log_reader(sources: Sequence[str], batch_lines: int = 65_536) -> Any:
     """A ``pyarrow.RecordBatchReader`` of one ``binary`` column ``line``: every log line.
 
-    Lines lose their line ending; a ``.gz`` file is decompressed as it is read. Lines past
+    Lines lose their line ending; gzip data is decompressed as it is read. Lines past
     the bound are warned about (:class:`LogProblems`) and read as empty lines.
     """
     import pyarrow as pa
@@ -94,13 +94,15 @@ def log_lines(path: str, problem: Callable[[str], None]) -> Iterator[bytes]:
     samepage's line reader (:func:`samepage.archives.read_lines`): lines end at LF, CRLF or
     a lone CR, each at most :data:`samepage.archives.MAX_LINE` bytes (a longer one is told
     to ``problem`` and read as an empty line), so no log, ``/dev/zero`` included, makes the
-    reader hold more. A ``.gz`` file is decompressed as it is read.
+    reader hold more. Gzip data (known by its first bytes, as web archives are) is
+    decompressed as it is read.
 
     Raises:
         OSError: the file cannot be opened.
     """
     with open(path, "rb") as handle:
-        yield from read_lines(handle, path, problem, gzip=path.endswith(".gz"))
+        gzip = handle.peek(2)[:2] == b"\x1f\x8b"
+        yield from read_lines(handle, path, problem, gzip=gzip)
 
 
 def observed_text(line: bytes) -> str:

@@ -59,3 +59,15 @@ def test_an_endless_log_ends_within_a_memory_limit() -> None:
     )
     assert (done.returncode, done.stdout) == (0, "0\n"), done.stderr
     assert "the rest of the file is not read" in done.stderr
+
+
+def test_gzip_is_known_by_its_bytes_not_its_name(tmp_path: Path) -> None:
+    import gzip
+
+    text = b"http://shop.test/item?id=1\nhttp://shop.test/item?id=2\n"
+    packed, plain = tmp_path / "urls.log", tmp_path / "plain.gz"
+    packed.write_bytes(gzip.compress(text))
+    plain.write_bytes(text)
+    targets = [parse_target("http://shop.test")]
+    expected = ["http://shop.test/item?id=1", "http://shop.test/item?id=2"]
+    assert _read_urls(str(packed), targets) == _read_urls(str(plain), targets) == expected
