@@ -7,7 +7,8 @@ Run from the repository root::
 1. A text log of about ``--size`` bytes is generated in a temporary folder (the URLs of
    :func:`benchmarks.bench_plan.generate_log`, each with a ``text`` parameter of about 50
    characters, so that a line is about 100 bytes), and removed at the end.
-2. Each command runs in a child process that reports its own peak resident memory
+2. Each command runs in a child process (side by side: their times are those of a shared
+   machine; their memory is their own) that reports its own peak resident memory
    (``getrusage``) and exit status; ``normalize`` and the log reading of ``crawl --urls``
    run under an address-space limit (``RLIMIT_AS``, ``--address-limit``), so a reader that
    held its input would fail with ``MemoryError`` instead of passing:
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from benchmarks.bench_plan import generate_log
@@ -106,48 +108,65 @@ def measure(kind: str, args: list[str], address_limit: int) -> tuple[float, int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1GB", help="bytes of input to generate")
+    parser.add_argument("--input", help="a log to read instead of generating one (kept)")
     parser.add_argument("--memory-limit", default="256MB", help="dedupe's --memory-limit")
     parser.add_argument(
         "--address-limit", default="1GB", help="RLIMIT_AS of normalize and crawl --urls"
     )
+    parser.add_argument(
+        "--only", action="append", choices=_RUNS, help="run only these (default: all)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    size, address_limit = size_of(args.size), size_of(args.address_limit)
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as temp:
-        log = Path(temp) / "urls.txt"
+        log = Path(args.input or Path(temp) / "urls.txt")
         started = time.monotonic()
-        lines = generate(log, size, args.seed)
+        if args.input:
+            with open(log, "rb") as handle:
+                lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 24), b""))
+        else:
+            lines = generate(log, size_of(args.size), args.seed)
         print(
-            f"generated {lines:,} lines, {log.stat().st_size / 2**30:.2f} GiB, "
-            f"in {time.monotonic() - started:.0f}s"
+            f"{'read' if args.input else 'generated'} {lines:,} lines, "
+            f"{log.stat().st_size / 2**30:.2f} GiB, in {time.monotonic() - started:.0f}s"
         )
-        runs = [
-            ("normalize", "samepage", ["normalize", str(log)], address_limit),
-            (
-                f"dedupe --memory-limit {args.memory_limit}",
-                "samepage",
-                ["dedupe", "--memory-limit", args.memory_limit, str(log)],
-                0,
-            ),
-            (
-                "crawl --urls (log reading)",
-                "learner",
-                [str(log), "http://127.0.0.1:9"],
-                address_limit,
-            ),
-        ]
+        _report(
+            log, lines, args.only or list(_RUNS), args.memory_limit, size_of(args.address_limit)
+        )
+
+
+_RUNS = ("normalize", "dedupe", "crawl")
+
+
+def _report(log: Path, lines: int, only: list[str], memory_limit: str, address_limit: int) -> None:
+    """Run the chosen commands side by side (each in its own process) and print a table."""
+    runs = {
+        "normalize": ("normalize", "samepage", ["normalize", str(log)], address_limit),
+        "dedupe": (
+            f"dedupe --memory-limit {memory_limit}",
+            "samepage",
+            ["dedupe", "--memory-limit", memory_limit, str(log)],
+            0,
+        ),
+        "crawl": (
+            "crawl --urls (log reading)",
+            "learner",
+            [str(log), "http://127.0.0.1:9"],
+            address_limit,
+        ),
+    }
+    chosen = [runs[name] for name in only]
+    with ThreadPoolExecutor(len(chosen)) as pool:
+        results = list(pool.map(lambda run: measure(run[1], run[2], run[3]), chosen))
+    print(f"{'command':<32} {'status':>6} {'seconds':>8} {'lines/s':>10} {'peak RSS':>10}  limit")
+    for (name, _, _, limit), (seconds, peak, status, said) in zip(chosen, results, strict=True):
+        shown = f"RLIMIT_AS {limit / 2**30:.2f} GiB" if limit else "none (DuckDB)"
         print(
-            f"{'command':<32} {'status':>6} {'seconds':>8} {'lines/s':>10} {'peak RSS':>10}  limit"
+            f"{name:<32} {status:>6} {seconds:>8.0f} {lines / seconds:>10,.0f} "
+            f"{peak / 2**20:>7,.0f} MiB  {shown}"
         )
-        for name, kind, command, limit in runs:
-            seconds, peak, status, said = measure(kind, command, limit)
-            shown = f"RLIMIT_AS {limit / 2**30:.2f} GiB" if limit else "none (DuckDB)"
-            print(
-                f"{name:<32} {status:>6} {seconds:>8.0f} {lines / seconds:>10,.0f} "
-                f"{peak / 2**20:>7,.0f} MiB  {shown}"
-            )
-            if said:
-                print(f"  stderr: {said}")
+        if said:
+            print(f"  stderr: {said}")
 
 
 if __name__ == "__main__":
