@@ -27,6 +27,7 @@ __all__ = [
     "Broken",
     "bounded_lines",
     "open_regular",
+    "read_lines",
 ]
 
 PIECE = 1 << 16
@@ -356,6 +357,20 @@ class ArchiveFile:
         if self._gzip:
             self.skip(offset - inflated)
         return True
+
+
+def read_lines(
+    handle: BinaryIO, name: str, problem: Callable[[str], None], *, gzip: bool = False
+) -> Iterator[bytes]:
+    r"""The lines of a text file or stream, without their line ends, as bytes.
+
+    Read as every line of samepage is (CDXJ indexes, the command line's text input, the
+    learner's URL logs): each at most :data:`MAX_LINE` bytes, a longer one reported through
+    ``problem`` (``NAME:LINE: why``) and read as an empty line; lines end at ``\n``, ``\r\n``
+    or a lone ``\r``; a UTF-8 byte order mark before the first is dropped. ``gzip``: the
+    stream is gzip data (any number of members), inflated in bounded pieces.
+    """
+    return bounded_lines(ArchiveFile(handle, gzip=gzip), name, problem, cr=True)
 
 
 _BOM = b"\xef\xbb\xbf"

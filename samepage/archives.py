@@ -37,9 +37,16 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, BinaryIO, Literal
+from typing import Any, Literal
 
-from samepage._archive_io import MAX_LINE, MAX_SKIP, ArchiveFile, bounded_lines, open_regular
+from samepage._archive_io import (
+    MAX_LINE,
+    MAX_SKIP,
+    ArchiveFile,
+    bounded_lines,
+    open_regular,
+    read_lines,
+)
 from samepage._warc import MAX_HEADERS, WarcHead, warc_heads
 from samepage.formats import file_format
 
@@ -68,6 +75,7 @@ Problem = Callable[[str], None]
 MAX_URL = 1 << 16
 """The longest URL read, in characters: far past what servers take (Apache and nginx refuse
 request lines past 8 KiB by default), so a longer one was not a URL a crawler fetched."""
+
 
 @dataclass(frozen=True, slots=True)
 class Capture:
@@ -145,20 +153,6 @@ def file_captures(path: str, fmt: ArchiveFormat, problem: Problem) -> Iterator[C
         else:
             lines = bounded_lines(data, path, problem)
             yield from cdxj_captures(_decoded(lines), path, problem)
-
-
-def read_lines(
-    handle: BinaryIO, name: str, problem: Problem, *, gzip: bool = False
-) -> Iterator[bytes]:
-    r"""The lines of a text file or stream, without their line ends, as bytes.
-
-    Read as every line of samepage is (CDXJ indexes, the command line's text input, the
-    learner's URL logs): each at most :data:`MAX_LINE` bytes, a longer one reported through
-    ``problem`` (``NAME:LINE: why``) and read as an empty line; lines end at ``\n``, ``\r\n``
-    or a lone ``\r``; a UTF-8 byte order mark before the first is dropped. ``gzip``: the
-    stream is gzip data (any number of members), inflated in bounded pieces.
-    """
-    return bounded_lines(ArchiveFile(handle, gzip=gzip), name, problem, cr=True)
 
 
 def _decoded(lines: Iterable[bytes]) -> Iterator[str]:

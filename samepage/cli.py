@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO, TextIO, cast
 
 from samepage import __version__
+from samepage._archive_io import read_lines
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
-from samepage.archives import read_lines
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.formats import file_format
 from samepage.normalizer import MIQPSNormalizer
