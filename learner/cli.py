@@ -25,10 +25,11 @@ from learner.errors import ConfigError, LearnerError
 from learner.net.resolve import resolve_entries
 from learner.plan.archive_logs import archive_logs
 from learner.plan.coverage import floor_share, left_line
-from learner.plan.domains import DomainPlan, PlanSettings, observed_line
+from learner.plan.domains import DomainPlan, PlanSettings, studied_urls
 from learner.plan.files import plan_format, read_plan, write_plan
+from learner.plan.log_lines import LogProblems, log_lines, observed_text
 from learner.plan.logs import duckdb_errors, plan_files
-from learner.plan.targets import read_targets
+from learner.plan.targets import Target, read_targets
 from learner.run.diff import diff_learned, format_diff, gate
 from learner.run.progress import Progress
 from learner.run.publish import GateRefused
@@ -38,7 +39,6 @@ from samepage import (
     LearnedSet,
     MIQPSNormalizer,
     discard_stdout,
-    escape_undecodable,
     load_learned,
     refuse_overwrite,
 )
@@ -92,20 +92,23 @@ def _configure_logging(verbose: int, quiet: bool) -> None:
     )
 
 
-def _read_urls(path: str) -> list[str]:
-    """An observed-URL log as ``crawl --urls`` takes it.
+def _read_urls(path: str, targets: Sequence[Target]) -> list[str]:
+    """The lines of an observed-URL log that the studied domains cover: ``crawl --urls``.
 
-    See :func:`learner.plan.domains.observed_line`.
+    The log is streamed; the lines of other domains are never held. See
+    :func:`learner.plan.log_lines.log_lines` and :func:`learner.plan.domains.observed_line`.
 
     Bytes that are not UTF-8 are kept as observed, percent-escaped (``%FF``); a UTF-8 BOM is
     not part of the first URL; lines end at LF, CRLF or a lone CR.
     """
+    problems = LogProblems()
     try:
-        with open(path, encoding="utf-8-sig", errors="surrogateescape") as handle:
-            lines = [observed_line(escape_undecodable(line)) for line in handle]
+        lines = (observed_text(line) for line in log_lines(path, problems))
+        return studied_urls(targets, lines)
     except OSError as exc:
         raise ConfigError(f"--urls {path}: {exc}") from exc
-    return [line for line in lines if line is not None]
+    finally:
+        problems.summary()
 
 
 def _refuse_overwrite(out: str, inputs: Sequence[str | None]) -> None:
@@ -212,7 +215,7 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
     if args.urls and args.plan:
         raise ConfigError("--urls and --plan: give one of them")
     _refuse_overwrite(args.out, [args.domains, args.urls, args.plan, args.config])
-    observed = _read_urls(args.urls) if args.urls else None
+    observed = _read_urls(args.urls, targets) if args.urls else None
     plan = None
     if args.plan:
         config, plan = _adopt_plan(args.plan, config, overrides)

@@ -1,4 +1,7 @@
-"""An archive file read in bounded pieces: plain, or gzip of any number of members.
+"""A file read in bounded pieces (plain, or gzip of any number of members), and its lines.
+
+Every reader of lines in samepage and the learner reads through :func:`bounded_lines`: CDXJ
+indexes, the command line's text input and URL logs, each line at most :data:`MAX_LINE`.
 
 Gzip data is inflated at most :data:`PIECE` bytes at a time, so no line, header or gzip bomb
 can make the reader hold more than the bound its caller gives plus one piece. Damaged or cut
@@ -13,12 +16,29 @@ import errno
 import os
 import stat
 import zlib
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-__all__ = ["PIECE", "ArchiveFile", "Broken", "open_regular"]
+__all__ = [
+    "MAX_LINE",
+    "MAX_SKIP",
+    "PIECE",
+    "ArchiveFile",
+    "Broken",
+    "bounded_lines",
+    "open_regular",
+    "read_lines",
+]
 
 PIECE = 1 << 16
 """Bytes read, or inflated, at once."""
+
+MAX_LINE = 1 << 20
+"""The longest line read, in bytes (a CDXJ line, a URL of a text list or log): room for a
+SURT key, the URL and a redirect URL of 64 KiB each, and the rest of a CDXJ line's JSON."""
+
+MAX_SKIP = 64 << 20
+"""The most bytes read through to find where the next record (or line) starts."""
 
 _MAGIC = b"\x1f\x8b\x08"
 
@@ -45,7 +65,11 @@ def open_regular(path: str) -> BinaryIO:
 
 
 class ArchiveFile:
-    """The bytes of a seekable file, inflated if ``gzip``, with bounded line reads."""
+    """The bytes of a file, inflated if ``gzip``, with bounded line reads.
+
+    Plain data is only read forward, so a pipe serves (``back`` aside); gzip data needs a
+    seekable file to go on after damaged data.
+    """
 
     def __init__(self, handle: BinaryIO, *, gzip: bool) -> None:
         self._handle = handle
@@ -213,8 +237,11 @@ class ArchiveFile:
         self._buf.clear()
         self._pos = 0
 
-    def readline(self, limit: int) -> bytes:
+    def readline(self, limit: int, *, cr: bool = False) -> bytes:
         r"""The next line with its ``\n``; at most ``limit`` bytes (then without it); b"" at end.
+
+        With ``cr``, a lone ``\r`` ends a line too, and ``\r\n`` is one line end (Python's
+        universal newlines).
 
         Raises:
             Broken: the data broke off inside the line (what was read of it is dropped).
@@ -223,6 +250,16 @@ class ArchiveFile:
         while True:
             start = self._pos
             end = self._buf.find(b"\n", start + searched, start + limit)
+            if cr:
+                at = self._buf.find(b"\r", start + searched, end if end >= 0 else start + limit)
+                if at >= 0:
+                    if at + 1 == len(self._buf):
+                        searched = at - start  # is it \r\n? Look again with the next piece.
+                        if self._fill():
+                            continue
+                        start = self._pos  # the buffer now starts at the line
+                        at = start + searched
+                    end = at + 1 if self._buf[at + 1 : at + 2] == b"\n" else at
             if end >= 0:
                 self._pos = end + 1
                 return bytes(self._buf[start : end + 1])
@@ -231,6 +268,7 @@ class ArchiveFile:
                 self._pos = start + limit
                 return bytes(self._buf[start : self._pos])
             if not self._fill():
+                start = self._pos  # the buffer now starts at the line
                 self._pos = len(self._buf)
                 return bytes(self._buf[start:])
 
@@ -319,3 +357,78 @@ class ArchiveFile:
         if self._gzip:
             self.skip(offset - inflated)
         return True
+
+
+def read_lines(
+    handle: BinaryIO, name: str, problem: Callable[[str], None], *, gzip: bool = False
+) -> Iterator[bytes]:
+    r"""The lines of a text file or stream, without their line ends, as bytes.
+
+    Read as every line of samepage is (CDXJ indexes, the command line's text input, the
+    learner's URL logs): each at most :data:`MAX_LINE` bytes, a longer one reported through
+    ``problem`` (``NAME:LINE: why``) and read as an empty line; lines end at ``\n``, ``\r\n``
+    or a lone ``\r``; a UTF-8 byte order mark before the first is dropped. ``gzip``: the
+    stream is gzip data (any number of members), inflated in bounded pieces.
+    """
+    return bounded_lines(ArchiveFile(handle, gzip=gzip), name, problem, cr=True)
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def bounded_lines(
+    data: ArchiveFile, name: str, problem: Callable[[str], None], *, cr: bool = False
+) -> Iterator[bytes]:
+    r"""The lines of ``data`` without their line ends, each at most :data:`MAX_LINE` bytes.
+
+    Every reader of lines uses this one: CDXJ indexes, the text input of the command line,
+    and URL logs. Lines end at ``\n``; with ``cr`` also at a lone ``\r`` (and ``\r\n`` is
+    one end), as Python reads text. A UTF-8 byte order mark before the first line is not
+    part of it. A line past the bound, or one the data broke off in, is reported through
+    ``problem`` as ``NAME:LINE: why`` and stands as an empty line, so the lines after it
+    keep their numbers; one whose end is not within :data:`MAX_SKIP` bytes more ends the
+    reading (``/dev/zero``), reported as such.
+    """
+    ends = (b"\n", b"\r") if cr else (b"\n",)
+    number = 0
+    while True:
+        number += 1
+        try:
+            line = data.readline(MAX_LINE, cr=cr)
+        except Broken as exc:
+            problem(f"{name}:{number}: {exc}")
+            yield b""
+            continue
+        if not line:
+            return
+        if len(line) >= MAX_LINE and not line.endswith(ends):
+            if _skip_line(data, ends, cr=cr):
+                problem(f"{name}:{number}: a line longer than {MAX_LINE} bytes")
+                yield b""
+                continue
+            problem(
+                f"{name}:{number}: a line longer than {MAX_LINE} bytes, with no end in the "
+                f"next {MAX_SKIP} bytes; the rest of the file is not read"
+            )
+            return
+        if number == 1:
+            line = line.removeprefix(_BOM)
+        if line.endswith(b"\n"):
+            line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
+        elif cr and line.endswith(b"\r"):
+            line = line[:-1]
+        yield line
+
+
+def _skip_line(data: ArchiveFile, ends: tuple[bytes, ...], *, cr: bool) -> bool:
+    """Read through to the end of the line; False if it does not end within :data:`MAX_SKIP`."""
+    skipped = 0
+    try:
+        while skipped < MAX_SKIP:
+            piece = data.readline(MAX_LINE, cr=cr)
+            if not piece or piece.endswith(ends):
+                return True
+            skipped += len(piece)
+    except Broken:
+        return True
+    return False

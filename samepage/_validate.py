@@ -70,7 +70,7 @@ def host_key(key: str, where: str) -> str:
     if canonical is None or not port_ok:
         raise LearnedFormatError(
             f"{where}: domain key {key!r} must be a lower-case IDNA host name, optionally "
-            "host:port (a port from 0 to 65535, no leading zeros)"
+            "host:port (a port from 0 to 65535, no leading zeros)" + _hint(key)
         )
     if canonical != host:
         raise LearnedFormatError(
@@ -88,6 +88,20 @@ def _refuse_public_suffix(host: str, key: str, where: str) -> None:
             f"{_suffixes.list_version()}): it would apply to every site registered under it; "
             "name the site's own host instead"
         )
+
+
+def _hint(key: str) -> str:
+    """``; did you mean HOST?`` for a key that is a URL, or holds a path or a user."""
+    if not any(mark in key for mark in "/@?#"):
+        return ""
+    try:
+        found = _url.split_url(key if "://" in key else f"http://{key}")
+    except ValueError:
+        return ""
+    if found is None:
+        return ""
+    host, port = found[2], found[3]
+    return f"; did you mean {host + (':' + port if port else '')!r}?"
 
 
 _PLACEHOLDER_SEGMENT = re.compile(r"(\{id\}|\{slug\})((?:\.[A-Za-z]{1,5})?)")

@@ -15,15 +15,12 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from samepage._archive_io import ArchiveFile, Broken
+from samepage._archive_io import MAX_SKIP, ArchiveFile, Broken
 
 __all__ = ["MAX_HEADERS", "MAX_SKIP", "WarcHead", "warc_heads"]
 
 MAX_HEADERS = 1 << 20
 """The most bytes of a record's WARC headers, and of the HTTP headers at its block's start."""
-
-MAX_SKIP = 64 << 20
-"""The most bytes read through to find where the next record (or line) starts."""
 
 _VERSION = re.compile(rb"WARC/[0-9]+\.[0-9]+\r?\n")
 _STATUS = re.compile(rb"HTTP/[0-9](?:\.[0-9])? +([0-9]{3})(?:[ \r\n]|$)")

@@ -39,8 +39,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from samepage._archive_io import ArchiveFile, Broken, open_regular
-from samepage._warc import MAX_HEADERS, MAX_SKIP, WarcHead, warc_heads
+from samepage._archive_io import (
+    MAX_LINE,
+    MAX_SKIP,
+    ArchiveFile,
+    bounded_lines,
+    open_regular,
+    read_lines,
+)
+from samepage._warc import MAX_HEADERS, WarcHead, warc_heads
 from samepage.formats import file_format
 
 __all__ = [
@@ -55,6 +62,7 @@ __all__ = [
     "cdxj_captures",
     "file_captures",
     "media_type",
+    "read_lines",
     "seconds_between",
     "warc_captures",
 ]
@@ -67,10 +75,6 @@ Problem = Callable[[str], None]
 MAX_URL = 1 << 16
 """The longest URL read, in characters: far past what servers take (Apache and nginx refuse
 request lines past 8 KiB by default), so a longer one was not a URL a crawler fetched."""
-
-MAX_LINE = 1 << 20
-"""The longest CDXJ line, in bytes: room for a SURT key, the URL and a redirect URL at
-:data:`MAX_URL` each, and the rest of the JSON."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,50 +151,14 @@ def file_captures(path: str, fmt: ArchiveFormat, problem: Problem) -> Iterator[C
                 if capture is not None:
                     yield capture
         else:
-            yield from cdxj_captures(_lines(data, path, problem), path, problem)
+            lines = bounded_lines(data, path, problem)
+            yield from cdxj_captures(_decoded(lines), path, problem)
 
 
-def _lines(data: ArchiveFile, name: str, problem: Problem) -> Iterator[str]:
-    """The lines of a file as text, each at most :data:`MAX_LINE` bytes.
-
-    A line past the bound, or one the data broke off in, is reported and stands as an empty
-    line, so the lines after it keep their numbers.
-    """
-    number = 0
-    while True:
-        number += 1
-        try:
-            line = data.readline(MAX_LINE)
-        except Broken as exc:
-            problem(f"{name}:{number}: {exc}")
-            yield ""
-            continue
-        if not line:
-            return
-        if len(line) == MAX_LINE and not line.endswith(b"\n"):
-            if _skip_line(data):
-                problem(f"{name}:{number}: a line longer than {MAX_LINE} bytes")
-                yield ""
-                continue
-            problem(
-                f"{name}:{number}: a line longer than {MAX_LINE} bytes, with no end in the "
-                f"next {MAX_SKIP} bytes; the rest of the file is not read"
-            )
-            return
-        if number == 1:
-            line = line.removeprefix(b"\xef\xbb\xbf")
+def _decoded(lines: Iterable[bytes]) -> Iterator[str]:
+    """Lines as text: UTF-8, a byte that is not UTF-8 kept as that byte (``surrogateescape``)."""
+    for line in lines:
         yield line.decode("utf-8", "surrogateescape")
-
-
-def _skip_line(data: ArchiveFile) -> bool:
-    """Read through to the end of the line; False if it does not end within the bound."""
-    try:
-        if data.find(b"\n", MAX_SKIP):
-            data.skip(1)
-            return True
-        return not data.peek(1)
-    except Broken:
-        return True
 
 
 def _raise(message: str) -> None:
@@ -337,7 +305,7 @@ def warc_captures(path: str, problem: Problem = _raise) -> Iterator[Capture]:
 
 def _warc_capture(head: WarcHead, problem: Problem) -> Capture | None:
     headers, where = head.headers, head.where
-    url = headers.get("warc-target-uri", "").strip().removeprefix("<").removesuffix(">")
+    url = _unbracketed(headers.get("warc-target-uri", "").strip())
     if not url:
         problem(f"{where}: {head.kind} record without WARC-Target-URI")
         return None
@@ -352,6 +320,19 @@ def _warc_capture(head: WarcHead, problem: Problem) -> Capture | None:
     digest = _digest(headers.get("warc-payload-digest"))
     revisit = head.kind == "revisit"
     return Capture(url, timestamp, head.status, digest, head.content_type, revisit, where)
+
+
+def _unbracketed(uri: str) -> str:
+    """A WARC-Target-URI without the ``<...>`` of WARC 1.0's grammar, taken off only as a pair.
+
+    A lone ``>`` or ``<`` belongs to the URL (``?q=a>`` is not ``?q=a``).
+
+    >>> _unbracketed("<https://a.example/>"), _unbracketed("https://a.example/?q=a>")
+    ('https://a.example/', 'https://a.example/?q=a>')
+    """
+    if len(uri) >= 2 and uri.startswith("<") and uri.endswith(">"):
+        return uri[1:-1]
+    return uri
 
 
 def _warc_date(value: str) -> str | None:

@@ -4,10 +4,12 @@ Exit status: 0 success (``same``: the URLs are the same page); 1 some input line
 (``same``: different pages); 2 usage error, unreadable file or bad learned set (``same``,
 ``explain``: an argument that is not a URL); 130 interrupted (Ctrl-C). Input is read as
 UTF-8 (a byte order mark at the start is skipped); bytes that are not UTF-8 are kept as they
-were (``surrogateescape``) and escaped as those bytes in keys. JSON output (``dedupe``,
-``explain --json``) is always valid UTF-8: such a byte appears there percent-escaped
-(``%FF``), as in the key. A reader that stops early (``| head``) ends the command quietly
-with status 0.
+were (``surrogateescape``) and escaped as those bytes in keys. Lines are read with the bound
+every reader of lines has (1 MiB, ``samepage.archives.MAX_LINE``): a longer line is one bad
+line, and one with no end in 64 MiB more (``/dev/zero``) ends the reading of its file.
+JSON output (``dedupe``, ``explain --json``) is always valid UTF-8: such a byte appears
+there percent-escaped (``%FF``), as in the key. A reader that stops early (``| head``) ends
+the command quietly with status 0.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import argparse
 import io
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 from samepage import __version__
+from samepage._archive_io import read_lines
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
@@ -41,8 +44,9 @@ examples:
 
 exit status:
   0  success; for "same", the two URLs are the same page
-  1  some input lines were not URLs, or their key cannot be written in the output
-     encoding (each reported on stderr); for "same", different pages
+  1  some input lines were not URLs, were longer than 1 MiB, or their key cannot be
+     written in the output encoding (each reported on stderr); for "same",
+     different pages
   2  usage error, unreadable input, invalid learned set, an --out that would
      replace or be read as an input, or (same, explain) an argument that is not a URL
   130  interrupted (Ctrl-C)
@@ -76,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="HOST=NAME[,NAME]",
         help="keep these parameter names on HOST and its subdomains even where a built-in "
-        "list drops them (repeatable; e.g. plausible.io=utm_source,source)",
+        "list drops them (repeatable; e.g. stats.example.org=utm_source,source)",
     )
     tables = argparse.ArgumentParser(add_help=False)
     group = tables.add_argument_group(
@@ -99,7 +103,12 @@ def _parser() -> argparse.ArgumentParser:
         "(never an input, nor a path an input glob matches)",
     )
     group.add_argument(
-        "--memory-limit", metavar="SIZE", help="DuckDB's memory limit, e.g. 1GB (default: its own)"
+        "--memory-limit",
+        metavar="SIZE",
+        help="DuckDB's memory limit, e.g. 1GB (default: its own); DuckDB spills to disk past "
+        "it. For Parquet and CSV input, and dedupe of text (then run through DuckDB, with "
+        "--sample spellings per key); refused where it would do nothing: normalize of text "
+        "and archives streams, dedupe of archives holds its groups in memory",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -136,7 +145,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=5,
         metavar="N",
-        help="tables: keep up to N distinct spellings per key (default: %(default)s)",
+        help="tables, and text with --memory-limit: keep up to N distinct spellings per key "
+        "(default: %(default)s)",
     )
 
     explain = sub.add_parser(
@@ -147,18 +157,35 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str]]:
-    """Yield (file name, line number, stripped line) from files, streaming."""
+def _lines(files: Sequence[str]) -> Iterator[tuple[str, int, str | None]]:
+    """Yield (file name, line number, stripped line) from files, streaming.
+
+    Lines are read with the bound every reader of lines has (``samepage.archives.MAX_LINE``):
+    a longer one is reported on stderr and yields ``None``, as a bad line.
+    """
+    reported: list[str] = []
+
+    def problem(message: str) -> None:
+        reported.append(message)
+        print(message, file=sys.stderr)
+
     for name in files or ["-"]:
-        if name == "-":
-            yield from _numbered("<stdin>", _stdin())
-            continue
-        with open(name, encoding="utf-8-sig", errors="surrogateescape") as handle:
-            yield from _numbered(name, handle)
+        shown = "<stdin>" if name == "-" else name
+        with _stdin() if name == "-" else open(name, "rb") as handle:
+            for number, line in enumerate(read_lines(handle, shown, problem), start=1):
+                if reported:
+                    reported.clear()
+                    yield shown, number, None
+                    continue
+                text = line.decode("utf-8", "surrogateescape").strip()
+                if text:
+                    yield shown, number, text
+        if reported:  # the rest of the file was not read
+            yield shown, 0, None
 
 
-def _stdin() -> TextIO:
-    """Standard input, read as the files are: UTF-8, other bytes kept as they were.
+def _stdin() -> BinaryIO:
+    """Standard input as bytes, read as the files are.
 
     Lines end as in files, at LF, CRLF or a lone CR (universal newlines), so
     one input gives the same keys through a pipe as from a file.
@@ -166,9 +193,10 @@ def _stdin() -> TextIO:
     stdin = sys.stdin
     if stdin is None:
         raise OSError("<stdin>: standard input is closed")
-    if isinstance(stdin, io.TextIOWrapper):
-        stdin.reconfigure(encoding="utf-8-sig", errors="surrogateescape", newline=None)
-    return stdin
+    buffer = getattr(stdin, "buffer", None)
+    if not isinstance(buffer, io.BufferedIOBase):
+        raise OSError("<stdin>: standard input is not a stream of bytes")
+    return cast(BinaryIO, buffer)
 
 
 def _stdout() -> TextIO:
@@ -185,16 +213,12 @@ def _unwritable(exc: UnicodeEncodeError) -> str:
     return f"cannot be written in the output encoding {exc.encoding!r}"
 
 
-def _numbered(name: str, handle: TextIO) -> Iterator[tuple[str, int, str]]:
-    for number, line in enumerate(handle, start=1):
-        text = line.strip()
-        if text:
-            yield name, number, text
-
-
 def _keys(norm: MIQPSNormalizer, files: Sequence[str]) -> Iterator[tuple[str, str | None]]:
     """Yield (url, key) per input line; bad lines are reported and yield key None."""
     for name, number, url in _lines(files):
+        if url is None:
+            yield "", None
+            continue
         try:
             yield url, norm.normalize(url)
         except InvalidURL as exc:
@@ -252,16 +276,21 @@ def _table_kind(name: str) -> str | None:
     return found if found in ("parquet", "csv") else None
 
 
-def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
-    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
+def _engine(what: str) -> Any:
+    """``samepage.duckdb``, or a usage error saying that ``what`` needs it."""
     try:
-        import duckdb
-
         from samepage import duckdb as engine
     except ImportError as exc:
         raise _UsageError(
-            f"{fmt} input needs DuckDB and pyarrow: pip install 'samepage[duckdb]' ({exc})"
+            f"{what} needs DuckDB and pyarrow: pip install 'samepage[duckdb]' ({exc})"
         ) from None
+    return engine
+
+
+def _run_table(norm: MIQPSNormalizer, args: argparse.Namespace, fmt: Any) -> int:
+    """Normalize or dedupe over Parquet or CSV files, through DuckDB."""
+    engine = _engine(f"{fmt} input")
+    duckdb = engine.duckdb
     dedupe = args.command == "dedupe"
     try:
         if args.out is not None:
@@ -313,6 +342,12 @@ def _run_archive(norm: MIQPSNormalizer, args: argparse.Namespace) -> int | None:
         fmt = archive_input(args.input_format, args.files, args.out)
     except ValueError as exc:
         raise _UsageError(str(exc)) from None
+    if fmt is not None and args.memory_limit is not None:
+        raise _UsageError(
+            f"--memory-limit is for Parquet or CSV input and text dedupe: {fmt} input is read "
+            "in bounded pieces, and dedupe of an archive holds its groups in memory "
+            "(see docs/archives.md)"
+        )
     return None if fmt is None else run_archive(norm, args, fmt, _stdout())
 
 
@@ -323,6 +358,11 @@ def _run_normalize(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)
+    if args.memory_limit is not None:
+        raise _UsageError(
+            "--memory-limit is for Parquet or CSV input and dedupe: normalize of text "
+            "streams, one line at a time"
+        )
     status = EXIT_OK
     write = _stdout().write
     for url, key in _keys(norm, args.files):
@@ -345,6 +385,8 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     fmt = _table_format(args)
     if fmt is not None:
         return _run_table(norm, args, fmt)
+    if args.memory_limit is not None:
+        return _run_text_spilled(norm, args)
     status = EXIT_OK
     groups: dict[str, list[str]] = {}
     for url, key in _keys(norm, args.files):
@@ -365,6 +407,46 @@ def _run_dedupe(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
         except UnicodeEncodeError as exc:
             print(f"samepage: group of {key!r} {_unwritable(exc)}", file=sys.stderr)
             status = EXIT_PARTIAL
+    return status
+
+
+def _run_text_spilled(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
+    """Dedupe text input through DuckDB, within ``--memory-limit`` (spilling to disk).
+
+    Lines are keyed as they are read (a bad line is reported as without the limit) and
+    streamed to DuckDB, which groups them as it groups a table: per key, the count and up
+    to ``--sample`` distinct spellings.
+    """
+    engine = _engine("dedupe of text with --memory-limit")
+    status = EXIT_OK
+    failed: list[Exception] = []
+
+    def keyed() -> Iterator[tuple[str, str]]:
+        nonlocal status
+        try:
+            for url, key in _keys(norm, args.files):
+                if key is None:
+                    status = EXIT_PARTIAL
+                else:
+                    yield url, key
+        except Exception as exc:  # raised again below: DuckDB would only see its text
+            failed.append(exc)
+
+    def checked(batches: Iterator[Any]) -> Iterator[Any]:
+        # Groups come once every line was read: an input that failed prints none of them.
+        for batch in batches:
+            if failed:
+                break
+            yield batch
+        if failed:
+            raise failed[0]
+
+    try:
+        with engine.Job(norm, args.memory_limit, ordered=False) as job:
+            query = job.keyed_groups_query(keyed(), args.sample)
+            _print_table(checked(job.batches(query)), args)
+    except (engine.duckdb.Error, ValueError) as exc:
+        raise _UsageError(engine.error_line(str(exc))) from None
     return status
 
 

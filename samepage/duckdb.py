@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -258,29 +258,41 @@ def groups_query(
     with each byte that is not UTF-8 percent-escaped (``samepage_observed``, which only a
     :class:`Job` registers).
     """
-    if sample < 1:
-        raise ValueError(f"sample must be at least 1, not {sample}")
     url = quote_identifier(column)
     spelling, key = (url, "samepage_key_bytes") if binary else (f"{url}::VARCHAR", "samepage_key")
-    shown = "samepage_observed(url)" if binary else "url"
     # Exact duplicates (common in crawl logs) are counted before any key is computed: one call
-    # per distinct URL. The sample is taken with a window and a filter, which spill to disk,
-    # not with a top-N aggregate (`min(url, N)`), whose per-key state stays in memory.
-    return f"""
-        WITH spellings AS (
+    # per distinct URL.
+    keyed = f"""
+        spellings AS (
             SELECT {spelling} AS url, count(*) AS n FROM {read_files_sql(sources, fmt, column)}
             WHERE {url} IS NOT NULL GROUP BY 1
         ),
-        keyed AS (SELECT {key}(url) AS key, url, n FROM spellings),
+        keyed AS (SELECT {key}(url) AS key, url, n FROM spellings)"""
+    return _groups_sql(keyed, sample, binary=binary)
+
+
+def _groups_sql(keyed: str, sample: int, *, binary: bool, binary_key: bool = False) -> str:
+    """``key, count, urls`` per key, from the CTEs ``keyed`` that end in ``keyed(key, url, n)``.
+
+    The sample is taken with a window and a filter, which spill to disk, not with a top-N
+    aggregate (``min(url, N)``), whose per-key state stays in memory. ``binary``: the URLs
+    are BLOBs, ``binary_key``: the keys too; either is shown percent-escaped.
+    """
+    if sample < 1:
+        raise ValueError(f"sample must be at least 1, not {sample}")
+    shown = "samepage_observed(url)" if binary else "url"
+    key_shown = "samepage_observed(key)" if binary_key else "key"
+    return f"""
+        WITH {keyed},
         ranked AS (
             SELECT key, url, sum(n) OVER by_key AS count,
                    row_number() OVER (by_key ORDER BY url) AS rank
             FROM keyed WHERE key IS NOT NULL
             WINDOW by_key AS (PARTITION BY key)
         )
-        SELECT key, count::BIGINT AS count, list({shown} ORDER BY url) AS urls
+        SELECT {key_shown} AS key, count::BIGINT AS count, list({shown} ORDER BY url) AS urls
         FROM ranked WHERE rank <= {sample:d}
-        GROUP BY key, count ORDER BY count DESC, key
+        GROUP BY ranked.key, count ORDER BY count DESC, ranked.key
     """
 
 
@@ -351,6 +363,33 @@ class Job:
         """
         binary = self._url_column(sources, fmt, column)[column] == "BLOB"
         return groups_query(sources, fmt, column, sample, binary=binary)
+
+    def keyed_groups_query(self, keyed: Iterable[tuple[str, str]], sample: int) -> str:
+        """:func:`groups_query` of URLs already keyed: ``(url, key)`` pairs, streamed.
+
+        The pairs (a text input, keyed as it is read) reach DuckDB in Arrow batches of
+        :data:`_BATCH_ROWS`, never all at once; DuckDB counts and groups them, spilling past
+        the job's memory limit. A URL is kept as its bytes (a byte that is not UTF-8, kept by
+        ``surrogateescape``, stays that byte) and shown with such bytes percent-escaped.
+
+        Raises:
+            ValueError: ``sample`` is below 1.
+        """
+        schema = pa.schema([("url", pa.binary()), ("key", pa.binary())])
+
+        def batches() -> Iterator[pa.RecordBatch]:
+            rows: tuple[list[bytes], list[bytes]] = ([], [])
+            for pair in keyed:
+                for column, text in zip(rows, pair, strict=True):
+                    column.append(text.encode("utf-8", "surrogateescape"))
+                if len(rows[0]) >= _BATCH_ROWS:
+                    yield pa.record_batch([pa.array(c, pa.binary()) for c in rows], schema)
+                    rows = ([], [])
+            yield pa.record_batch([pa.array(c, pa.binary()) for c in rows], schema)
+
+        self.con.register("samepage_keyed", pa.RecordBatchReader.from_batches(schema, batches()))
+        keyed_sql = "keyed AS (SELECT key, url, count(*) AS n FROM samepage_keyed GROUP BY ALL)"
+        return _groups_sql(keyed_sql, sample, binary=True, binary_key=True)
 
     def _url_column(self, sources: Sequence[str], fmt: InputFormat, column: str) -> dict[str, str]:
         found = self.columns(sources, fmt)

@@ -25,6 +25,7 @@ from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import CACHED_HOST, Parts, join_url, split_url
+from samepage._validate import host_key
 from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.learned import (
     LearnedSet,
@@ -67,6 +68,22 @@ def _as_matcher(
         raise ValueError(str(exc)) from None
 
 
+def _option_host(key: object, label: str) -> str:
+    """An option's host key (lower-cased), checked by the learned-set reader's host-key rule.
+
+    Raises:
+        TypeError: the key is not a string.
+        ValueError: a key that could never match a URL's host (naming it, and the spelling
+            URLs carry, when there is one).
+    """
+    if not isinstance(key, str):
+        raise TypeError(f"{label}: host key {key!r} is not a string")
+    try:
+        return host_key(key.lower(), label)
+    except LearnedFormatError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def _keep_listed(hosts: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Rule]]:
     """The ``keep_listed`` option as per-host rules: host key -> lower-cased name -> rule.
 
@@ -74,19 +91,13 @@ def _keep_listed(hosts: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Rule
     (canonical spelling, no public suffix); it covers the host and its subdomains on label
     boundaries, on every port, as ``extra_allowlist``'s keys do. Names are exact names.
     """
-    from samepage._validate import host_key  # the validator is read only when the option is set
-
     if not isinstance(hosts, Mapping):
         raise TypeError("keep_listed must be a mapping of host to parameter names")
     kept: dict[str, dict[str, Rule]] = {}
     for host, names in hosts.items():
         if not isinstance(host, str) or not host or ":" in host.lstrip("[").partition("]")[0]:
             raise ValueError(f"keep_listed: {host!r} is not a host name (no port, no scheme)")
-        key = host.lower()
-        try:
-            host_key(key, "keep_listed")
-        except LearnedFormatError as exc:
-            raise ValueError(str(exc)) from None
+        key = _option_host(host, "keep_listed")
         if isinstance(names, str) or not isinstance(names, Iterable):
             raise TypeError(f"keep_listed[{host!r}] must be a collection of parameter names")
         rules = kept.setdefault(key, {})
@@ -105,7 +116,9 @@ class MIQPSNormalizer:
         extra_blocklist: more always-tracking parameter names, on every host (``name*``
             means a prefix). Case-insensitive.
         extra_allowlist: content names to always keep: a collection (every host) or a
-            mapping of host suffix to names. A blocklist hit still wins over it.
+            mapping of host suffix to names. A key is a host as URLs carry it (lower case,
+            IDNA, no trailing dot, no scheme), or ``host:port`` for a site on that port only;
+            any other key is refused.
         keep_listed: ``{host: names}``: exact names to keep on ``host`` and its subdomains
             even where a built-in list (blocklist or ambiguous) would drop them, and only
             there. A host that is a public suffix (``co.uk``, ``github.io``) is refused.
@@ -172,7 +185,9 @@ class MIQPSNormalizer:
         set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
         if isinstance(extra_allowlist, Mapping):
             hosts = {
-                host.lower(): _as_matcher(names, f"extra_allowlist[{host}]", "allowlist")
+                _option_host(host, "extra_allowlist"): _as_matcher(
+                    names, f"extra_allowlist[{host}]", "allowlist"
+                )
                 for host, names in extra_allowlist.items()
             }
             set_(self, "_extra_allow_all", NameMatcher())
@@ -229,7 +244,7 @@ class MIQPSNormalizer:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
             domain = self.rules.domain(host)
-            allow = lookup_host(self._extra_allow_hosts, host, longest=self._extra_allow_longest)
+            allow = self._extra_allow(host, port)
             learned = self.learned.domain(host, port) if self.learned else None
             excepted = self.rules.excepted_names(host)
             keep = (
@@ -252,6 +267,16 @@ class MIQPSNormalizer:
             if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
                 self._policies[key] = policy
         return policy
+
+    def _extra_allow(self, host: str, port: str) -> tuple[str, NameMatcher] | None:
+        """The ``extra_allowlist`` entry of a host: its ``host:port`` key, else its host key.
+
+        A key without a port keeps its names on every port of the host (keeping a name
+        never merges two pages); a ``host:port`` key only on that port.
+        """
+        hosts, longest = self._extra_allow_hosts, self._extra_allow_longest
+        found = lookup_host(hosts, host, port, longest=longest) if port else None
+        return found or lookup_host(hosts, host, longest=longest)
 
     def _path_policy(self, parts: Parts) -> _HostPolicy:
         """The policy of the URL's host, for its path (a group may except some paths)."""

@@ -17,14 +17,13 @@ from contextlib import contextmanager
 from typing import cast
 
 from learner.errors import ConfigError
+from learner.plan.log_lines import LogProblems
 from learner.plan.logs import LogFormat
 from samepage.archives import ARCHIVE_FORMATS, ArchiveFormat, archive_format, file_captures
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["archive_logs"]
-
-_SHOWN_PROBLEMS = 10
 
 
 def _format(sources: Sequence[str], given: str | None) -> ArchiveFormat | None:
@@ -66,14 +65,7 @@ def archive_logs(
         return
     with tempfile.TemporaryDirectory(prefix="samepage-plan-") as folder:
         log = os.path.join(folder, "urls.txt")
-        problems = 0
-
-        def problem(message: str) -> None:
-            nonlocal problems
-            problems += 1
-            if problems <= _SHOWN_PROBLEMS:
-                logger.warning("%s", message)
-
+        problem = LogProblems()
         with open(log, "w", encoding="utf-8", errors="surrogateescape") as out:
             for path in _paths(sources):
                 try:
@@ -81,6 +73,5 @@ def archive_logs(
                         out.write(capture.url + "\n")
                 except OSError as exc:
                     raise ConfigError(f"--urls {path}: {exc.strerror or exc}") from None
-        if problems > _SHOWN_PROBLEMS:
-            logger.warning("%d malformed archive records skipped in all", problems)
+        problem.summary()
         yield [log], "text"

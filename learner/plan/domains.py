@@ -11,7 +11,7 @@ samples with the same functions (:func:`~learner.plan.coverage.choose_groups`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from learner.config import LearnerConfig
@@ -21,7 +21,14 @@ from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
 from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
 
-__all__ = ["Covering", "DomainPlan", "PlanSettings", "observed_line", "plan_urls"]
+__all__ = [
+    "Covering",
+    "DomainPlan",
+    "PlanSettings",
+    "observed_line",
+    "plan_urls",
+    "studied_urls",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +124,34 @@ def observed_line(line: str | None) -> str | None:
     return line.strip() or None
 
 
+def _covered(
+    targets: Sequence[Target], lines: Iterable[str], norm: MIQPSNormalizer
+) -> Iterator[tuple[str, list[str]]]:
+    """Each observed URL a target covers, with the keys of the targets that cover it."""
+    covering = Covering(targets)
+    for line in lines:
+        url = observed_line(line)
+        if url is None:
+            continue
+        try:
+            keys = covering(norm.static_url(url))
+        except ValueError:
+            continue
+        if keys:
+            yield url, keys
+
+
+def studied_urls(
+    targets: Sequence[Target], lines: Iterable[str], normalizer: MIQPSNormalizer | None = None
+) -> list[str]:
+    """The lines of an observed-URL log that a target covers, in log order.
+
+    What ``crawl --urls`` keeps of a log as it streams it: the lines of other domains are
+    never held. :func:`plan_urls` of these is :func:`plan_urls` of the whole log.
+    """
+    return [url for url, _ in _covered(targets, lines, normalizer or MIQPSNormalizer())]
+
+
 def plan_urls(
     targets: Sequence[Target],
     urls: Iterable[str],
@@ -128,16 +163,8 @@ def plan_urls(
     Domains in key order; a domain without URLs has an empty plan.
     """
     norm = normalizer or MIQPSNormalizer()
-    covering = Covering(targets)
     by_domain: dict[str, list[str]] = {t.key: [] for t in targets}
-    for line in urls:
-        url = observed_line(line)
-        if url is None:
-            continue
-        try:
-            keys = covering(norm.static_url(url))
-        except ValueError:
-            continue
+    for url, keys in _covered(targets, urls, norm):
         for key in keys:
             by_domain[key].append(url)
     plans = []

@@ -3,25 +3,28 @@
 DuckDB's CSV reader cannot read a log whatever its bytes: as UTF-8 it refuses a file with
 one byte that is not UTF-8, and its Latin-1 refuses the bytes 0x80 to 0x9F, which UTF-8
 itself is full of (``€`` is E2 82 AC). The log is read here instead, in binary, split into
-lines exactly as ``crawl --urls`` reads it (at LF, CRLF or a lone CR), and handed to DuckDB
-as a stream: nothing is held in memory beyond one batch, and every byte reaches the planner.
+lines exactly as ``crawl --urls`` reads it (:func:`log_lines`: at LF, CRLF or a lone CR, each
+line bounded), and handed to DuckDB as a stream: nothing is held in memory beyond one batch,
+and every byte reaches the planner.
 """
 
 from __future__ import annotations
 
 import glob
-import gzip
-import io
+import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from learner.errors import ConfigError
+from samepage import escape_undecodable
+from samepage.archives import read_lines
 
-__all__ = ["log_paths", "text_log_reader"]
+logger = logging.getLogger(__name__)
 
-_CHUNK_BYTES = 4 << 20
-_NEWLINES = (b"\n", b"\r")
+__all__ = ["LogProblems", "log_lines", "log_paths", "observed_text", "text_log_reader"]
+
+_SHOWN_PROBLEMS = 10
 
 
 def log_paths(sources: Sequence[str]) -> list[str]:
@@ -49,7 +52,8 @@ def log_paths(sources: Sequence[str]) -> list[str]:
 def text_log_reader(sources: Sequence[str], batch_lines: int = 65_536) -> Any:
     """A ``pyarrow.RecordBatchReader`` of one ``binary`` column ``line``: every log line.
 
-    Lines lose their line ending; a ``.gz`` file is decompressed as it is read.
+    Lines lose their line ending; gzip data is decompressed as it is read. Lines past
+    the bound are warned about (:class:`LogProblems`) and read as empty lines.
     """
     import pyarrow as pa
 
@@ -57,29 +61,61 @@ def text_log_reader(sources: Sequence[str], batch_lines: int = 65_536) -> Any:
     paths = log_paths(sources)
 
     def batches() -> Iterator[Any]:
+        problems = LogProblems()
         for path in paths:
-            for lines in _lines(path, batch_lines):
+            for lines in _batches(log_lines(path, problems), batch_lines):
                 yield pa.record_batch([pa.array(lines, pa.binary())], schema=schema)
+        problems.summary()
 
     return pa.RecordBatchReader.from_batches(schema, batches())
 
 
-def _open(path: str) -> io.BufferedIOBase:
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+class LogProblems:
+    """Warns of a log's unreadable lines: the first ten, then how many there were in all."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, message: str) -> None:
+        """Tell of one problem (``FILE:LINE: why``)."""
+        self.count += 1
+        if self.count <= _SHOWN_PROBLEMS:
+            logger.warning("%s", message)
+
+    def summary(self) -> None:
+        """Warn of the count, when more problems were found than were shown."""
+        if self.count > _SHOWN_PROBLEMS:
+            logger.warning("%d unreadable log lines or records skipped in all", self.count)
 
 
-def _lines(path: str, batch_lines: int) -> Iterator[list[bytes]]:
-    """The lines of one file, in lists of at most ``batch_lines``.
+def log_lines(path: str, problem: Callable[[str], None]) -> Iterator[bytes]:
+    """The lines of one URL log, as ``crawl --urls`` and ``plan`` read it, streaming.
 
-    A CR that ends one chunk and the LF that starts the next give an extra empty line, which
-    the planner skips as it skips every blank line.
+    samepage's line reader (:func:`samepage.archives.read_lines`): lines end at LF, CRLF or
+    a lone CR, each at most :data:`samepage.archives.MAX_LINE` bytes (a longer one is told
+    to ``problem`` and read as an empty line), so no log, ``/dev/zero`` included, makes the
+    reader hold more. Gzip data (known by its first bytes, as web archives are) is
+    decompressed as it is read.
+
+    Raises:
+        OSError: the file cannot be opened.
     """
-    with _open(path) as handle:
-        tail = b""
-        while chunk := handle.read(_CHUNK_BYTES):
-            lines = (tail + chunk).splitlines()  # at LF, CRLF and CR, as bytes do
-            tail = b"" if chunk.endswith(_NEWLINES) else lines.pop()
-            for start in range(0, len(lines), batch_lines):
-                yield lines[start : start + batch_lines]
-        if tail:
-            yield [tail]
+    with open(path, "rb") as handle:
+        gzip = handle.peek(2)[:2] == b"\x1f\x8b"
+        yield from read_lines(handle, path, problem, gzip=gzip)
+
+
+def observed_text(line: bytes) -> str:
+    """A log line as text: UTF-8, other bytes kept as observed, percent-escaped (``%FF``)."""
+    return escape_undecodable(line.decode("utf-8", "surrogateescape"))
+
+
+def _batches(lines: Iterable[bytes], size: int) -> Iterator[list[bytes]]:
+    batch: list[bytes] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -23,10 +23,10 @@ from typing import Any, Literal
 from learner.errors import ConfigError
 from learner.plan.coverage import Choice, PatternWeight, choose_patterns, studied_groups
 from learner.plan.domains import Covering, DomainPlan, PlanSettings, observed_line
-from learner.plan.log_lines import text_log_reader
+from learner.plan.log_lines import observed_text, text_log_reader
 from learner.plan.sampling import MAX_GROUP_URLS, make_group, template_of, url_parts
 from learner.plan.targets import Target
-from samepage import MIQPSNormalizer, escape_undecodable
+from samepage import MIQPSNormalizer
 from samepage.formats import file_format
 
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
@@ -43,9 +43,7 @@ def input_format(path: str) -> LogFormat:
 
 def _observed(line: str | bytes | None) -> str | None:
     """A log line as ``crawl --urls`` reads it: UTF-8, other bytes percent-escaped (``%FF``)."""
-    if not isinstance(line, bytes):
-        return line
-    return escape_undecodable(line.decode("utf-8", "surrogateescape"))
+    return observed_text(line) if isinstance(line, bytes) else line
 
 
 def _parts_function(targets: Sequence[Target], norm: MIQPSNormalizer) -> Any:

@@ -108,6 +108,12 @@ CDXJ_CASES = [
         [rf":1: a line longer than {MAX_LINE} bytes$"],
     ),
     Case(
+        "the last line is read without a line end",
+        [cdxj(good(1)), cdxj(good(2)).rstrip(b"\n")],
+        [good(1), good(2)],
+        [],
+    ),
+    Case(
         "a URL past the bound is skipped",
         [cdxj(SITE + "?id=" + "9" * MAX_URL), cdxj(good(2))],
         [good(2)],
@@ -120,6 +126,16 @@ WARC_CASES = [
         "a raw 0xFF and a UTF-8 ÿ are two URLs (no Latin-1 guess)",
         [warc(b"https://a.example/?id=\xff"), warc("https://a.example/?id=ÿ".encode())],
         [f"{SITE}?id=%FF", f"{SITE}?id=%C3%BF"],
+        [],
+    ),
+    Case(
+        "angle brackets are taken off only as a pair",
+        [
+            warc(b"https://a.example/?q=a>"),
+            warc(b"<https://a.example/?q=b>"),
+            warc(b"https://a.example/?q=a"),
+        ],
+        [f"{SITE}?q=a%3E", f"{SITE}?q=b", f"{SITE}?q=a"],
         [],
     ),
     Case(

@@ -246,3 +246,44 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
     proc.stdout.close()  # as `| head -1` does
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+def _run_limited(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    """``samepage ARGS`` in a process whose address space is bounded to 1 GiB."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "samepage", *args],
+        input=stdin.decode("utf-8", "surrogateescape"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+    )
+
+
+@pytest.mark.parametrize("command", ["normalize", "dedupe"])
+def test_an_endless_line_of_text_is_one_bad_line_not_a_memory_error(command: str) -> None:
+    from samepage.archives import MAX_LINE, MAX_SKIP
+
+    done = _run_limited(command, "/dev/zero")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines() == [
+        f"/dev/zero:1: a line longer than {MAX_LINE} bytes, with no end in the next "
+        f"{MAX_SKIP} bytes; the rest of the file is not read"
+    ]
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r", b"\r\n"])
+def test_a_line_past_the_bound_is_one_bad_line_and_the_rest_is_read(end: bytes) -> None:
+    from samepage.archives import MAX_LINE
+
+    long = b"https://a.example/?q=" + b"x" * MAX_LINE
+    data = end.join([b"https://a.example/?id=1", long, b"https://b.example/", b""])
+    done = run_bytes("normalize", stdin=data)
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines() == ["https://a.example/?id=1", "https://b.example/"]
+    assert done.stderr.decode().splitlines() == [f"<stdin>:2: a line longer than {MAX_LINE} bytes"]

@@ -104,3 +104,42 @@ def test_usage_errors(crawl: Path, tmp_path: Path) -> None:
     # A text file named by --input-format is read line by line, as before.
     forced = run_here("normalize", "--input-format", "text", str(text))
     assert (forced.returncode, forced.stdout) == (0, "https://a.example/\n")
+
+
+def test_text_dedupe_with_a_memory_limit_runs_through_duckdb(duckdb: Any, tmp_path: Path) -> None:
+    listed = tmp_path / "urls.txt"
+    listed.write_bytes(
+        b"https://a.example/?id=1&utm_source=x\n"
+        b"https://a.example/?id=1\n"
+        b"not a url\n"
+        b"https://b.example/\xff\n"
+        b"https://a.example/?id=1\n"
+        b"https://a.example/?id=1&fbclid=y\n"
+    )
+    done = run_here("dedupe", "--memory-limit", "64MB", "--sample", "2", str(listed))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"{listed}:3: invalid URL 'not a url': not an absolute URL (no scheme)"
+    ]
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {
+            "key": "https://a.example/?id=1",
+            "count": 4,
+            "urls": ["https://a.example/?id=1", "https://a.example/?id=1&fbclid=y"],
+        },
+        {"key": "https://b.example/%FF", "count": 1, "urls": ["https://b.example/%FF"]},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [("normalize", "urls.txt"), ("normalize", "a.cdxj"), ("dedupe", "a.cdxj")],
+)
+def test_memory_limit_is_refused_where_it_would_do_nothing(
+    tmp_path: Path, command: str, name: str
+) -> None:
+    path = tmp_path / name
+    path.write_text("", encoding="utf-8")
+    done = run_here(command, "--memory-limit", "64MB", str(path))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("samepage: --memory-limit is for Parquet or CSV input")

@@ -105,3 +105,44 @@ def test_import_is_cheap() -> None:
     code = "import sys, samepage; print('learner' in sys.modules, 'json' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split()[0] == "False"
+
+
+@pytest.mark.parametrize(
+    ("key", "suggested"),
+    [
+        ("Bücher.example", "xn--bcher-kva.example"),
+        ("shop.example.", "shop.example"),
+        ("https://shop.example", "shop.example"),
+        ("shop.example/p", "shop.example"),
+        ("shop.example:080", None),
+        ("", None),
+    ],
+)
+def test_extra_allowlist_host_keys_that_never_match_are_refused(
+    key: str, suggested: str | None
+) -> None:
+    with pytest.raises(ValueError, match="extra_allowlist") as caught:
+        MIQPSNormalizer(extra_allowlist={key: ["id"]})
+    assert repr(key.lower()) in str(caught.value)
+    if suggested is not None:
+        assert repr(suggested) in str(caught.value)
+    with pytest.raises(TypeError, match="host key 7"):
+        MIQPSNormalizer(extra_allowlist={7: ["id"]})  # type: ignore[dict-item]
+
+
+def test_extra_allowlist_protects_a_name_from_a_learned_set_by_host_and_by_port() -> None:
+    # The simple form: the learned set drops every parameter of shop.example.
+    learned: dict[str, set[str]] = {"shop.example": set()}
+    for key in ("Shop.Example", "shop.example"):
+        norm = MIQPSNormalizer(learned=learned, extra_allowlist={key: ["id"]})
+        assert norm.normalize("https://shop.example/p?id=7") != norm.normalize(
+            "https://shop.example/p?id=8"
+        )
+    both: dict[str, set[str]] = {"shop.example": set(), "shop.example:8080": set()}
+    on_port = MIQPSNormalizer(learned=both, extra_allowlist={"shop.example:8080": ["id"]})
+    assert on_port.normalize("https://shop.example:8080/p?id=7") == (
+        "https://shop.example:8080/p?id=7"
+    )
+    assert on_port.normalize("https://shop.example/p?id=7") == "https://shop.example/p"
+    every_port = MIQPSNormalizer(learned=both, extra_allowlist={"shop.example": ["id"]})
+    assert every_port.normalize("https://shop.example:8080/p?id=7").endswith("?id=7")

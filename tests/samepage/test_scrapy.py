@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from learner.demo.server import Request, Response, Site, SiteServer
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
@@ -161,6 +163,8 @@ def test_settings_name_every_option_of_the_normalizer(tmp_path: Path) -> None:
         ("SAMEPAGE_EXTRA_BLOCKLIST", [3], "3 is not a parameter name"),
         ("SAMEPAGE_DISABLE_RULES", [3], "3 is not a rule id or name"),
         ("SAMEPAGE_LEARNED_FALLBACK", "sometimes", "must be 'shared', 'keep' or 'domain'"),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", {"https://shop.example": ["id"]}, "shop.example'\\?"),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", {"Bücher.example": ["id"]}, "xn--bcher-kva.example"),
     ],
 )
 def test_settings_are_checked_as_the_python_api_checks_them(
@@ -187,3 +191,100 @@ def test_a_comma_separated_setting_from_the_command_line_is_a_list() -> None:
     assert norm.normalize("https://a.example/p?id=1&campaign=x&ref=y") == (
         "https://a.example/p?id=1"
     )
+
+
+def test_a_json_allowlist_from_the_command_line_is_a_dict_of_hosts(tmp_path: Path) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    # Both hosts learned "ref" neutral (dropped); the allowlist protects it on one of them.
+    one = LearnedSet.from_json(json.loads(_learned(tmp_path / "one.json", "a.example").read_text()))
+    entry = one.domains["a.example"]
+    learned = str(
+        dump_learned(
+            LearnedSet({"shop.example": entry, "other.example": entry}), tmp_path / "learned.json"
+        )
+    )
+    given = {"SAMEPAGE_LEARNED": learned, "SAMEPAGE_EXTRA_ALLOWLIST": '{"shop.example": ["ref"]}'}
+    norm = normalizer_from_settings(Settings(given))
+    kept = "https://shop.example/p?id=1&ref=x"
+    assert norm.normalize(kept) == kept
+    assert norm.normalize("https://other.example/p?id=1&ref=x") == "https://other.example/p?id=1"
+    listed = Settings({"SAMEPAGE_EXTRA_BLOCKLIST": '["campaign", "ref"]'})
+    blocked = normalizer_from_settings(listed)
+    assert blocked.normalize("https://a.example/p?id=1&campaign=x&ref=y") == (
+        "https://a.example/p?id=1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("SAMEPAGE_LEARNED", 0),
+        ("SAMEPAGE_LEARNED", False),
+        ("SAMEPAGE_LEARNED", {"shop.example": ["id"]}),
+        ("SAMEPAGE_LEARNED", "/nonexistent/learned.json"),
+        ("SAMEPAGE_UNWRAP_REDIRECTS", 2),
+        ("SAMEPAGE_UNWRAP_REDIRECTS", "no"),
+        ("SAMEPAGE_UNWRAP_REDIRECTS", 0.5),
+        ("SAMEPAGE_EXTRA_BLOCKLIST", {"campaign": 1}),
+        ("SAMEPAGE_EXTRA_BLOCKLIST", 7),
+        ("SAMEPAGE_EXTRA_BLOCKLIST", '["campaign"'),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", '{"shop.example": ["id"]'),
+        ("SAMEPAGE_EXTRA_ALLOWLIST", '{"shop.example": "id"}'),
+        ("SAMEPAGE_DISABLE_RULES", "fbclid,"),
+        ("SAMEPAGE_LEARNED_FALLBACK", 3),
+        ("SAMEPAGE_LEARNT", "data/learned.json"),
+    ],
+)
+def test_a_setting_of_the_wrong_type_is_refused_naming_it(setting: str, value: object) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    with pytest.raises(ValueError, match=f"^{setting}: "):
+        normalizer_from_settings(Settings({setting: value}))
+
+
+_SETTING_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | st.text(max_size=10)
+    | st.sampled_from(["{", "[", '{"shop.example": ["id"]}', '["id"]', "a,,b", "true", "2", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        [
+            "SAMEPAGE_LEARNED",
+            "SAMEPAGE_LEARNED_FALLBACK",
+            "SAMEPAGE_EXTRA_BLOCKLIST",
+            "SAMEPAGE_EXTRA_ALLOWLIST",
+            "SAMEPAGE_DISABLE_RULES",
+            "SAMEPAGE_UNWRAP_REDIRECTS",
+            "SAMEPAGE_LEARN",
+            "SAMEPAGE_",
+        ]
+    ),
+    _SETTING_VALUES | st.text(max_size=30).map(lambda text: "{" + text),
+)
+def test_a_setting_of_any_value_is_taken_or_refused_naming_it(name: str, value: Any) -> None:
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import normalizer_from_settings
+
+    try:
+        norm = normalizer_from_settings(Settings({name: value}))
+    except ValueError as exc:
+        assert str(exc).startswith(f"{name}: ")
+        return
+    norm.normalize("https://shop.example/p?id=1&utm_source=x")

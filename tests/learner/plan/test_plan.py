@@ -195,7 +195,7 @@ def test_a_text_log_keeps_bytes_as_observed_and_plans_as_in_memory(tmp_path: Pat
         b"http://shop.test/item?id=\xff3&q=x\n"
     )
     targets = [parse_target("http://shop.test")]
-    expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
+    expected = plan_urls(targets, _read_urls(str(log), targets), SETTINGS)
     (shop,) = expected
     assert shop.urls == 4
     assert set(shop.groups[0].urls) == {
@@ -333,7 +333,7 @@ def test_any_bytes_in_a_text_log_plan_as_crawl_urls_reads_them(pieces: list[byte
         log = Path(name) / "urls.txt"
         log.write_bytes(b"".join(pieces))
         targets = [parse_target("http://shop.test")]
-        expected = plan_urls(targets, _read_urls(str(log)), SETTINGS)
+        expected = plan_urls(targets, _read_urls(str(log), targets), SETTINGS)
         assert list(plan_files(targets, [str(log)], SETTINGS)) == expected
         for group in expected[0].groups:
             for url in group.urls:
