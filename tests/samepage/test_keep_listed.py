@@ -276,7 +276,7 @@ def test_the_scrapy_setting_reads_a_dict_or_its_json(value: object) -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("{not json", "not a dict of host to names"),
+        ("{not json", "not valid JSON"),
         ({"github.io": ["utm_source"]}, "public suffix"),
         ({"a.example": "utm_source"}, "collection of parameter names"),
     ],

@@ -18,7 +18,7 @@ import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 from learner.cli import _read_urls
 from learner.plan.targets import parse_target
-print(len(_read_urls(sys.argv[1], [parse_target("http://127.0.0.1:9")])))
+print(len(_read_urls(sys.argv[1], [parse_target("http://shop.test")])))
 """
 
 
