@@ -444,7 +444,8 @@ def _run_text_spilled(norm: MIQPSNormalizer, args: argparse.Namespace) -> int:
     try:
         with engine.Job(norm, args.memory_limit, ordered=False) as job:
             query = job.keyed_groups_query(keyed(), args.sample)
-            _print_table(checked(job.batches(query)), args)
+            groups = map(engine.observed_groups, job.batches(query))
+            _print_table(checked(groups), args)
     except (engine.duckdb.Error, ValueError) as exc:
         raise _UsageError(engine.error_line(str(exc))) from None
     return status

@@ -129,7 +129,13 @@ def _register(
 
 
 def _create(
-    con: duckdb.DuckDBPyConnection, name: str, function: object, kind: str, *, pinned: bool
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    function: object,
+    kind: str,
+    *,
+    pinned: bool,
+    returns: str = "VARCHAR",
 ) -> None:
     # "special": NULLs reach the function, and it may return NULL for a value that is not a
     # URL (DuckDB refuses NULL results from a function registered with default handling).
@@ -139,7 +145,7 @@ def _create(
         name,
         function,
         [kind],
-        "VARCHAR",
+        returns,
         type="arrow",
         null_handling="special",
         side_effects=pinned,
@@ -276,11 +282,14 @@ def _groups_sql(keyed: str, sample: int, *, binary: bool, binary_key: bool = Fal
 
     The sample is taken with a window and a filter, which spill to disk, not with a top-N
     aggregate (``min(url, N)``), whose per-key state stays in memory. ``binary``: the URLs
-    are BLOBs, ``binary_key``: the keys too; either is shown percent-escaped.
+    are BLOBs, ``binary_key``: the keys too; either is shown percent-escaped, by a Python
+    function called on the grouped rows only: called inside the aggregate, its results are
+    held by DuckDB past the job's memory limit (an out-of-memory error where the same
+    grouping of BLOBs spills).
     """
     if sample < 1:
         raise ValueError(f"sample must be at least 1, not {sample}")
-    shown = "samepage_observed(url)" if binary else "url"
+    urls_shown = "samepage_observed_list(urls)" if binary else "urls"
     key_shown = "samepage_observed(key)" if binary_key else "key"
     return f"""
         WITH {keyed},
@@ -289,11 +298,43 @@ def _groups_sql(keyed: str, sample: int, *, binary: bool, binary_key: bool = Fal
                    row_number() OVER (by_key ORDER BY url) AS rank
             FROM keyed WHERE key IS NOT NULL
             WINDOW by_key AS (PARTITION BY key)
+        ),
+        grouped AS (
+            SELECT key, count::BIGINT AS count, list(url ORDER BY url) AS urls
+            FROM ranked WHERE rank <= {sample:d}
+            GROUP BY ranked.key, count
         )
-        SELECT {key_shown} AS key, count::BIGINT AS count, list({shown} ORDER BY url) AS urls
-        FROM ranked WHERE rank <= {sample:d}
-        GROUP BY ranked.key, count ORDER BY count DESC, ranked.key
+        SELECT {key_shown} AS key, count, {urls_shown} AS urls
+        FROM grouped ORDER BY count DESC, key
     """
+
+
+def observed_groups(batch: pa.RecordBatch) -> pa.RecordBatch:
+    r"""A batch of ``key, count, urls`` groups whose key and URLs are bytes, as text.
+
+    >>> batch = pa.record_batch([pa.array([b"k\xff"]), pa.array([1]), pa.array([[b"u"]])],
+    ...                         names=["key", "count", "urls"])
+    >>> observed_groups(batch).to_pylist()
+    [{'key': 'k%FF', 'count': 1, 'urls': ['u']}]
+    """
+    key, count, urls = batch.columns
+    return pa.record_batch(
+        [observed_text(key), count, _observed_lists(urls)], names=["key", "count", "urls"]
+    )
+
+
+def _observed_lists(lists: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    r"""Lists of URL bytes as lists of text, each URL as :func:`observed_text` shows it.
+
+    >>> _observed_lists(pa.array([[b"https://a.example/\xff"], None])).to_pylist()
+    [['https://a.example/%FF'], None]
+    """
+    if isinstance(lists, pa.ChunkedArray):
+        chunks = [_observed_lists(c) for c in lists.chunks]
+        return pa.chunked_array(chunks, type=pa.list_(pa.string()))
+    assert isinstance(lists, pa.ListArray)
+    texts = observed_text(lists.values)
+    return pa.ListArray.from_arrays(lists.offsets, texts, mask=lists.is_null())
 
 
 class Job:
@@ -321,6 +362,14 @@ class Job:
             self.con, normalizer or default_normalizer(), "samepage_key", pinned=True
         )
         _create(self.con, "samepage_observed", observed_text, "BLOB", pinned=False)
+        _create(
+            self.con,
+            "samepage_observed_list",
+            _observed_lists,
+            "BLOB[]",
+            pinned=False,
+            returns="VARCHAR[]",
+        )
 
     def __enter__(self) -> Job:
         return self
@@ -367,6 +416,8 @@ class Job:
     def keyed_groups_query(self, keyed: Iterable[tuple[str, str]], sample: int) -> str:
         """:func:`groups_query` of URLs already keyed: ``(url, key)`` pairs, streamed.
 
+        Its rows hold the key and the URLs as bytes: :func:`observed_groups` shows them.
+
         The pairs (a text input, keyed as it is read) reach DuckDB in Arrow batches of
         :data:`_BATCH_ROWS`, never all at once; DuckDB counts and groups them, spilling past
         the job's memory limit. A URL is kept as its bytes (a byte that is not UTF-8, kept by
@@ -389,7 +440,9 @@ class Job:
 
         self.con.register("samepage_keyed", pa.RecordBatchReader.from_batches(schema, batches()))
         keyed_sql = "keyed AS (SELECT key, url, count(*) AS n FROM samepage_keyed GROUP BY ALL)"
-        return _groups_sql(keyed_sql, sample, binary=True, binary_key=True)
+        # Grouped as bytes and shown as text by the caller (:func:`observed_groups`): a Python
+        # function in the query keeps DuckDB from spilling what it feeds.
+        return _groups_sql(keyed_sql, sample, binary=False)
 
     def _url_column(self, sources: Sequence[str], fmt: InputFormat, column: str) -> dict[str, str]:
         found = self.columns(sources, fmt)

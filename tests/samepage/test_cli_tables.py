@@ -131,6 +131,28 @@ def test_text_dedupe_with_a_memory_limit_runs_through_duckdb(duckdb: Any, tmp_pa
     ]
 
 
+@pytest.mark.slow
+def test_text_dedupe_groups_more_urls_than_its_memory_limit_holds(
+    duckdb: Any, tmp_path: Path
+) -> None:
+    # 400,000 distinct URLs (30 MB) under a 96 MB limit: DuckDB spills its grouping to disk.
+    # Text shown from bytes by a function inside the query was held past the limit instead.
+    listed = tmp_path / "urls.txt"
+    with listed.open("w") as out:
+        out.writelines(
+            f"https://s{i % 977}.example/p/{i}?id={i % 89}&utm_source=x\n" for i in range(400_000)
+        )
+    done = run_here("dedupe", "--memory-limit", "96MB", str(listed))
+    assert (done.returncode, done.stderr) == (0, "")
+    groups = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(groups) == 400_000
+    assert groups[0] == {
+        "key": "https://s0.example/p/0?id=0",
+        "count": 1,
+        "urls": ["https://s0.example/p/0?id=0&utm_source=x"],
+    }
+
+
 @pytest.mark.parametrize(
     ("command", "name"),
     [("normalize", "urls.txt"), ("normalize", "a.cdxj"), ("dedupe", "a.cdxj")],
