@@ -103,6 +103,9 @@ APPS: dict[str, App] = {
             mediawiki_app.observed_urls,
             mediawiki_app.serve,
             mediawiki_app.mediawiki_missing,
+            # ref=dashboard is a listed (ambiguous) value: MediaWiki only carries it into the
+            # login link's returnto, and the spot-check confirms the list.
+            {"ref": ListedFinding.CONFIRMED},
             gaps=mediawiki_app.GAPS,
         ),
     )
