@@ -110,7 +110,8 @@ class Cause(StrEnum):
     show again (or that failed): neither a change nor its absence is proved."""
     CARRIED_DESTINATION = "carried-destination"
     """No difference outside the noise but the destination, and the original's final URL
-    without the parameter it carried ends where the candidate ended."""
+    without the parameter it carried ends where the candidate ended, or renders exactly as
+    the candidate's final URL does (another spelling of the same destination)."""
     SAME_URL = "same-url"
     """The candidate is the original URL itself: nothing was removed, nothing is proved."""
     ARCHIVE = "archive-same"

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import difflib
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote, urlencode, urlsplit, urlunsplit
 
 from learner.judge.fingerprint import TILE, Cell, Fingerprint
 from learner.plan.sampling import edit_observed
@@ -20,7 +21,14 @@ from samepage import InvalidURL, query_params
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_NOISE", "Comparison", "carried_destination", "compare", "lands_where"]
+__all__ = [
+    "MAX_NOISE",
+    "Comparison",
+    "carried_destination",
+    "compare",
+    "lands_where",
+    "names_value_of",
+]
 
 MAX_NOISE = 0.5
 """Above this share of tiles or text lines differing between two renders of the original
@@ -195,6 +203,40 @@ def lands_where(landed: Fingerprint, candidate: Fingerprint) -> bool:
     return landed.status == candidate.status and _strip(landed.final_url, set()) == _strip(
         candidate.final_url, set()
     )
+
+
+def names_value_of(reference: Fingerprint, candidate: Fingerprint, destination: str) -> bool:
+    """Whether ``destination`` spells a value of the parameter the candidate lacks.
+
+    A destination that names the value (``/go?to=mill`` led to ``/page/mill``) was chosen by
+    the parameter, whatever it carries. Values and the URL (its path and the values of its
+    other parameters) are read as runs of letters and digits, case folded: ``x`` is not
+    found in ``index.php``, ``Mill`` is in ``Riverside_Mill``. A value without letters or
+    digits names nothing.
+
+    >>> from learner.judge.fingerprint import Fingerprint
+    >>> def at(url: str) -> Fingerprint:
+    ...     return Fingerprint(url, url, 200, "", (), 1, 1, 0, 0, ())
+    >>> old, bare = at("http://w.test/go?to=Mill&ref=x"), at("http://w.test/go?ref=x")
+    >>> names_value_of(old, bare, "http://w.test/page/riverside-mill")
+    True
+    >>> names_value_of(at("http://w.test/wiki/Old?wprov=x"), at("http://w.test/wiki/Old"),
+    ...                "http://w.test/w/index.php?title=Riverside_Mill")
+    False
+    """
+    removed = _query_names(reference.url) - _query_names(candidate.url)
+    words = _words(unquote(urlsplit(destination).path))
+    for name, value in _params(destination):
+        words += [] if name in removed else _words(value)
+    for name, value in _params(reference.url):
+        run = _words(value) if name in removed else []
+        if run and any(words[i : i + len(run)] == run for i in range(len(words) - len(run) + 1)):
+            return True
+    return False
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in re.findall(r"[^\W_]+", text)]
 
 
 def _short(text: str, limit: int = 80) -> str:

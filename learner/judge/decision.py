@@ -17,8 +17,14 @@ orchestration renders what is asked and calls it again, so every rule lives here
 5. A change of destination alone (the page otherwise the same within the noise) where the
    original's final URL carries the removed parameter, with the value it was asked with,
    and the candidate's carries none: the original's final URL without the parameter is
-   rendered (:func:`~learner.judge.compare.carried_destination`). Only if it ends where the
-   candidate ended is the destination the same; otherwise, or if it fails, it is a change.
+   rendered (:func:`~learner.judge.compare.carried_destination`). If it ends where the
+   candidate ended, the destination is the same. If it is served where it is (MediaWiki
+   serves ``/w/index.php?title=T`` as it is, and shows ``/wiki/T`` for the same article),
+   the candidate's final URL is rendered too: the two are spellings of one destination only
+   if both render alike with no noise allowed, with the same status, and the place the
+   probe ended spells no value of the parameter (then the parameter chose it:
+   :func:`~learner.judge.compare.names_value_of`). Otherwise, or if a render fails, it is a
+   change.
 6. "Same" needs every render involved to be settled: an unsettled render may prove a change,
    never its absence. Noise too large to judge fails the sample.
 
@@ -30,7 +36,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from learner.judge.compare import Comparison, carried_destination, compare, lands_where
+from learner.judge.compare import (
+    Comparison,
+    carried_destination,
+    compare,
+    lands_where,
+    names_value_of,
+)
 from learner.judge.fingerprint import Fingerprint
 from learner.model import Cause, Finding, Role
 
@@ -68,7 +80,8 @@ class Shot:
 class Need:
     """One more render: the ``nth`` (from 0) of the original, the candidate or the destination.
 
-    A ``destination`` render is of ``url``: the original's final URL without the parameter.
+    A ``destination`` render is of ``url``: the original's final URL without the parameter,
+    then, if that is served where it is, the candidate's final URL.
     """
 
     role: Role
@@ -104,8 +117,8 @@ def decide(
     Args:
         originals: renders of the original URL, in the order they were asked for.
         candidates: renders of the candidate URL, likewise.
-        destinations: the render of the original's final URL without the parameter, once
-            asked for (see the module, rule 5).
+        destinations: the renders of the original's final URL without the parameter and
+            of the candidate's final URL, once asked for (see the module, rule 5).
     """
     if not originals:
         return Need("original", 0)
@@ -157,18 +170,41 @@ def decide(
         if probe:
             if not destinations:
                 return Need("destination", 0, probe)
-            landed = destinations[0].fingerprint
-            if landed is not None and lands_where(landed, candidate.fingerprint):
+            step = _same_destination(first.fingerprint, candidate.fingerprint, destinations)
+            if isinstance(step, Need):
+                return step
+            if step:
                 # The original ends where the candidate does but for the parameter it carries.
                 result = compare(first.fingerprint, repeats, candidate.fingerprint, carried=True)
                 if result.verdict == "same":
-                    shots = [*candidates[:1], *destinations[:1]]
+                    shots = [*candidates[:1], *destinations[:2]]
                     return _conclude(result, originals, shots, Cause.CARRIED_DESTINATION)
     if result.verdict == "undecided":
         return _failed(Cause.UNDECIDED, "undecided: " + "; ".join(result.reasons), result)
     if result.verdict == "changed":
         return Decision("changed", Cause.CHANGED, "; ".join(result.reasons), result)
     return _conclude(result, originals, candidates[:1], Cause.NO_DIFFERENCE)
+
+
+def _same_destination(
+    original: Fingerprint, candidate: Fingerprint, destinations: Sequence[Shot]
+) -> bool | Need:
+    """Whether the probe of rule 5 (``destinations[0]``) shows the candidate's destination."""
+    landed = destinations[0].fingerprint
+    if landed is None or landed.status != candidate.status:
+        return False
+    if lands_where(landed, candidate):
+        return True
+    if names_value_of(original, candidate, landed.final_url):
+        return False
+    # Served where it is: another spelling of the candidate's destination if both render
+    # alike, each on its own, with no noise allowed.
+    if len(destinations) < 2:
+        return Need("destination", 0, candidate.final_url.partition("#")[0])
+    spelling = destinations[1].fingerprint
+    if spelling is None or spelling.status != landed.status:
+        return False
+    return compare(spelling, spelling, landed, carried=True).verdict == "same"
 
 
 def _usable(repeats: Sequence[Shot]) -> list[Fingerprint] | Decision:

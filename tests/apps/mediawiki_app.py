@@ -613,12 +613,3 @@ DIFFERENT_PAGES = _on_host(
 )
 """Held-out URL pairs that MediaWiki answers with different pages."""
 
-GAPS = (
-    "a redirect page's carried parameter counts as a change of destination:"
-    " /wiki/Old_Mill?wprov=x ends at /w/index.php?title=Riverside_Mill&wprov=x (the page's"
-    " script keeps the query), /wiki/Old_Mill at /wiki/Riverside_Mill; the first without wprov,"
-    " /w/index.php?title=Riverside_Mill, is the same article, which MediaWiki serves in place"
-    " (MediaWiki::tryNormaliseRedirect redirects only a title not in its canonical form),"
-    " and the learner wants it to end at the candidate's very URL",
-)
-"""What the learner cannot do yet here (``App.gaps``)."""

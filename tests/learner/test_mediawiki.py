@@ -24,7 +24,6 @@ _ON_MEDIAWIKI = pytest.mark.parametrize("served_app", ["mediawiki"], indirect=Tr
 
 _SHARE = 0.95
 """The share of the log's URLs (with parameters) whose patterns a run must study."""
-(_REDIRECT_GAP,) = mediawiki_app.GAPS
 
 
 def _merged(app_run: AppRun, pairs: tuple[tuple[str, str], ...]) -> dict[tuple[str, str], bool]:
@@ -56,7 +55,6 @@ def test_held_out_pairs_of_one_page_merge_and_of_two_pages_never_do(app_run: App
 
 @pytest.mark.browser
 @_ON_MEDIAWIKI
-@pytest.mark.xfail(reason=_REDIRECT_GAP, strict=True)
 def test_the_learner_studies_the_share_of_urls_and_decides_the_long_tail(
     app_run: AppRun,
 ) -> None:
@@ -82,7 +80,6 @@ def test_the_learner_studies_the_share_of_urls_and_decides_the_long_tail(
 
 @pytest.mark.browser
 @_ON_MEDIAWIKI
-@pytest.mark.xfail(reason=_REDIRECT_GAP, strict=True)
 def test_a_parameter_a_redirect_page_carries_to_its_target_is_neutral(app_run: AppRun) -> None:
     verdict = studied(app_run.result.learned, mediawiki_app.HOST)["wprov"]["wprov"]
     assert (verdict.verdict, cause_of(verdict).decided) == ("neutral", True)

@@ -3,8 +3,10 @@
 ``wiki.test`` serves its old titles as MediaWiki's redirect pages do: the target's article
 ("Redirected from ..."), whose script then shows the target's URL, keeping the query:
 ``/wiki/Old_Mill?ref=dashboard`` ends at ``/w/index.php?title=Riverside_Mill&ref=dashboard``,
-``/wiki/Old_Mill`` at ``/wiki/Riverside_Mill`` (``/w/index.php`` with a title alone
-redirects to the short form, as MediaWiki's does). ``ref`` changes nothing but the final URL.
+``/wiki/Old_Mill`` at ``/wiki/Riverside_Mill``. ``/w/index.php?title=Riverside_Mill`` is served
+as it is, the same article as ``/wiki/Riverside_Mill``, as MediaWiki's is; ``/w/index.php`` with
+a title not in its canonical form (``riverside Mill``) redirects to the short form. ``ref``
+changes nothing but the final URL.
 
 ``spots.test`` draws a picture box with a 4x4-px spot at its corner. On ``/photo/{id}`` the
 spot is noise: it shows on one render and not on the next (here, deterministically, on the
@@ -68,10 +70,11 @@ def _moved(old: str) -> Handler:
 
 
 def _index(request: Request) -> Response:
-    title = request.params.get("title", "")
+    asked = request.params.get("title", "")
+    title = asked[:1].upper() + asked[1:].replace(" ", "_")
     if title not in MOVED.values():
         return Response(status=404, body="<!doctype html><title>No page</title><p>no page")
-    if [name for name, _ in request.query] == ["title"]:
+    if title != asked:
         return Response(status=301, headers={"Location": f"/wiki/{title}"})
     return _article(title)
 
