@@ -64,6 +64,11 @@ def _is_root() -> bool:
 # itself adds --hide-scrollbars and --mute-audio in headless mode. Every connection of a page
 # goes through its render's gate (learner.render.guard, a SOCKS proxy); WebRTC is kept to it
 # too, so a page sends no UDP of its own.
+# Without partial raster, a part of the page drawn again (a field restyled, a label changed
+# and changed back) is drawn with its whole tile, as at first: the pixels of a still page do
+# not depend on what was redrawn before the screenshot. With it, the edge of a rounded box
+# beside a redrawn field came out one shade apart (Datasette's filter form and MediaWiki's
+# search box, after Playwright's screenshot restyled every field to hide carets).
 CHROMIUM_ARGS: tuple[str, ...] = (
     *(("--no-sandbox",) if _is_root() else ()),
     "--disable-background-networking",
@@ -72,6 +77,7 @@ CHROMIUM_ARGS: tuple[str, ...] = (
     "--no-first-run",
     "--disable-quic",
     "--font-render-hinting=none",
+    "--disable-partial-raster",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 """Flags every learner browser is launched with (besides Playwright's own)."""

@@ -194,6 +194,21 @@ addEventListener('load', () => {{
         )
         return Response(body=_store_page("Clock", "<p id=now></p><p id=timer>waiting</p>" + script))
 
+    @site.route("/form")
+    def form(request: Request) -> Response:
+        # A filter form: a select in a rounded box beside a button. Playwright's screenshot
+        # restyles every field as it hides carets, and Chromium redraws them: with partial
+        # raster, the box's corner beside the button came out a shade apart.
+        body = (
+            "<form><div class=box><select></select></div> <input type=submit value=Apply>"
+            "</form><p>Showing 0 rows</p>"
+        )
+        box = (
+            "<style>.box{border:1px solid #ccc;border-radius:3px;background:#fafafa;"
+            "display:inline-block;width:120px}</style>"
+        )
+        return Response(body=document("Filter", body, head=box))
+
     @site.route("/late")
     def late(request: Request) -> Response:
         # Server-side-rendered data inline, drawn only after a delay: no request at all.
@@ -402,6 +417,7 @@ _SHOP_PAGES = (
     "/ticking",
     "/item?id=1",
     "/item",
+    "/form",
     "/go?to=Lamp",
     "/moved",
 )

@@ -110,6 +110,7 @@ def test_launch_flags() -> None:
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
+        "--disable-partial-raster",
     ):
         assert flag in CHROMIUM_ARGS
     assert launch_args() == launch_args({}) == list(CHROMIUM_ARGS)

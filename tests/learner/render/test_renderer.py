@@ -353,8 +353,8 @@ def _pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
 
 @pytest.mark.parametrize(
     "url",
-    [f"{SHOP}/tpl", f"{SHOP}/item?id=1", f"http://{PARTS}/sticky"],
-    ids=["tall", "short", "sticky-header"],
+    [f"{SHOP}/tpl", f"{SHOP}/item?id=1", f"http://{PARTS}/sticky", f"{SHOP}/form"],
+    ids=["tall", "short", "sticky-header", "form"],
 )
 async def test_the_screenshot_has_the_pixels_of_playwrights_full_page_screenshot(
     renderer: Renderer,
@@ -364,7 +364,9 @@ async def test_the_screenshot_has_the_pixels_of_playwrights_full_page_screenshot
     url: str,
 ) -> None:
     # The learner encodes its screenshot itself (Chromium's fast PNG encoder): other bytes,
-    # the same picture as Playwright's full-page screenshot of a still page.
+    # the same picture as Playwright's full-page screenshot of a still page. Playwright
+    # hides carets by restyling every field just before its picture: Chromium redraws
+    # them, which must change no pixel around them (CHROMIUM_ARGS: no partial raster).
     rendering = await renderer.render(url)
     async with async_playwright() as playwright:
         browser = await launch_plain(playwright, browser_choice.executable, render_server.resolve())
