@@ -412,12 +412,14 @@ def load_learned(source: LearnedSource) -> LearnedSet:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
-            if not stat.S_ISREG(path.stat().st_mode):
-                # A FIFO would block and /dev/zero never end: neither is a learned set.
-                raise LearnedFormatError(f"{path}: cannot read learned set: not a regular file")
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            regular = stat.S_ISREG(path.stat().st_mode)
+            # A FIFO would block and /dev/zero never end: neither is a learned set.
+            text = path.read_text(encoding="utf-8") if regular else ""
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            # ValueError: a path no file can have (an embedded NUL).
             raise LearnedFormatError(f"{path}: cannot read learned set: {exc}") from exc
+        if not regular:
+            raise LearnedFormatError(f"{path}: cannot read learned set: not a regular file")
         return LearnedSet.from_json(parse_json(text, str(path)), origin=str(path))
     if isinstance(source, Mapping):
         if "format" in source:

@@ -154,14 +154,17 @@ class DomainRules:
         return found[1] if found else self
 
     def mapped(self, matcher: Callable[[NameMatcher], NameMatcher]) -> DomainRules:
-        """These rules with ``matcher`` applied to every name list (its variants' too)."""
+        """These rules with ``matcher`` applied to every name list (its variants' too).
+
+        A variant is changed the first time it is read.
+        """
         return DomainRules(
             self.hosts,
             matcher(self.allow),
             matcher(self.block),
             self.except_paths,
             tuple((regex, matcher(block), matcher(keep)) for regex, block, keep in self.paths),
-            {host: rules.mapped(matcher) for host, rules in self.by_host.items()},
+            _mapped(self.by_host, lambda rules: rules.mapped(matcher)),
             matcher(self.keep),
         )
 
@@ -277,6 +280,55 @@ class _Lazy(Mapping[str, DomainRules]):
             self[key]
 
 
+class _Changed(Mapping[str, DomainRules]):
+    """Host key to platform group: ``source``'s, each changed when first read.
+
+    The hosts that share a group in ``source`` share the changed one.
+    """
+
+    __slots__ = ("_change", "_done", "_source")
+
+    def __init__(
+        self, source: Mapping[str, DomainRules], change: Callable[[DomainRules], DomainRules]
+    ) -> None:
+        self._source = source
+        self._change = change
+        self._done: dict[int, DomainRules] = {}
+
+    def __getitem__(self, host: str) -> DomainRules:
+        group = self._source[host]
+        found = self._done.get(id(group))
+        if found is None:
+            found = self._done.setdefault(id(group), self._change(group))
+        return found
+
+    @overload
+    def get(self, host: str, /) -> DomainRules | None: ...
+    @overload
+    def get(self, host: str, /, default: DomainRules | _T) -> DomainRules | _T: ...
+    def get(self, host: str, /, default: object = None) -> object:
+        """The group of the host key ``host``, or ``default``."""
+        return self[host] if host in self._source else default
+
+    def __contains__(self, host: object) -> bool:
+        return host in self._source
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._source)
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+
+def _mapped(
+    table: Mapping[str, DomainRules], change: Callable[[DomainRules], DomainRules]
+) -> Mapping[str, DomainRules]:
+    """``table`` with ``change`` applied to each value the first time it is read."""
+    if not table:
+        return {}
+    return _Lazy(table, lambda key: change(table[key]))
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """All static rules, compiled for lookups."""
@@ -300,6 +352,8 @@ class RuleSet:
     )
     # The tails of those tables' keys: most hosts are in none of them, found with one lookup.
     _tails: KeyTails = field(init=False, repr=False, compare=False)
+    # What :meth:`rule_keys` found, once asked.
+    _rule_keys: list[frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         excepts: dict[str, set[str]] = {}
@@ -317,6 +371,7 @@ class RuleSet:
         keys = [*excepts, *self.domains, *self.redirects, *self.exceptions]
         object.__setattr__(self, "_tails", KeyTails(keys))
         object.__setattr__(self, "_with_exceptions", {})
+        object.__setattr__(self, "_rule_keys", [])
 
     def excepted_names(self, host: str) -> frozenset[str]:
         """The ambiguous names that are always content on ``host`` (its except-hosts)."""
@@ -413,7 +468,6 @@ class RuleSet:
                 tuple((p, r) for p, r in matcher.prefixes if keep(r, p + "*")),
             )
 
-        groups = {id(group): group.mapped(filtered) for group in self.domains.values()}
 
         def kept_ids(table: Mapping[str, tuple[_R, ...]]) -> dict[str, tuple[_R, ...]]:
             out = {
@@ -424,18 +478,23 @@ class RuleSet:
         return RuleSet(
             tracking=filtered(self.tracking),
             ambiguous={n: a for n, a in self.ambiguous.items() if keep(a.rule, n)},
-            domains={host: groups[id(group)] for host, group in self.domains.items()},
+            domains=_Changed(self.domains, lambda group: group.mapped(filtered)),
             ambiguous_prefixes=tuple(
                 (p, a) for p, a in self.ambiguous_prefixes if keep(a.rule, p + "*")
             ),
             redirects=kept_ids(self.redirects),
             aliases=kept_ids(self.aliases),
             path_sessions=tuple(r for r in self.path_sessions if r.id.lower() not in off),
-            exceptions={k: e.mapped(filtered) for k, e in self.exceptions.items()},
+            exceptions=_mapped(self.exceptions, lambda excepted: excepted.mapped(filtered)),
         )
 
     def rule_keys(self) -> frozenset[str]:
         """Every lower-case rule id, name and ``prefix*`` that :meth:`without` accepts."""
+        if not self._rule_keys:
+            self._rule_keys.append(self._find_rule_keys())
+        return self._rule_keys[0]
+
+    def _find_rule_keys(self) -> frozenset[str]:
         keys: set[str] = set()
 
         def add(matcher: NameMatcher) -> None:
@@ -445,7 +504,8 @@ class RuleSet:
                 keys.update((prefix + "*", rule.id.lower()))
 
         add(self.tracking)
-        for group in self.domains.values():
+        # Many host keys share one platform group: each group once.
+        for group in {id(g): g for g in self.domains.values()}.values():
             for matcher in group.matchers():
                 add(matcher)
         for excepted in self.exceptions.values():

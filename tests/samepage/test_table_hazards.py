@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from samepage import normalize_url
+from samepage import LearnedFormatError, load_learned, normalize_url
 from tests.cli_process import samepage_here as run_here
 from tests.cli_process import samepage_process as run
 from tests.plugins.engines import engine
@@ -160,6 +160,11 @@ def test_learned_set_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind:
         run_here("same", "https://a.example/", "https://a.example/", "--learned", str(path))
     )
     assert "not a regular file" in message
+
+
+def test_learned_set_path_no_file_can_have_is_refused() -> None:
+    with pytest.raises(LearnedFormatError, match="cannot read learned set: embedded null byte"):
+        load_learned("learned\0.json")
 
 
 def test_temp_file_of_a_killed_job_is_removed_and_output_replaced_whole(
