@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from samepage._hosts import longest_key, lookup_host
-from samepage._query import query_pairs
+from samepage._query import query_pairs, serialize
 from samepage._rewrite import Rewrite
 from samepage._url import CACHED_HOST, Parts, join_url
-from samepage.aliases import Alias, HostAlias, PathAlias, evidence_text, rewrite_parts
+from samepage.aliases import Alias, HostAlias, PathAlias, evidence_text
 from samepage.learned import LearnedSet
 
 if TYPE_CHECKING:
@@ -34,14 +34,26 @@ _CACHE_LIMIT = 50_000
 
 
 class _HostRules:
-    """The aliases of one domain key: host aliases by host, path aliases in file order."""
+    """The aliases of one domain key: host aliases by host, path aliases by length.
 
-    __slots__ = ("hosts", "key", "paths")
+    Path aliases are kept in file order, grouped by the number of segments of their
+    ``from``: a rule matches paths of that many segments only.
+    """
+
+    __slots__ = ("by_length", "hosts", "key")
 
     def __init__(self, key: str, aliases: tuple[Alias, ...]) -> None:
         self.key = key
         self.hosts = {a.host: a for a in aliases if isinstance(a, HostAlias)}
-        self.paths = tuple(a for a in aliases if isinstance(a, PathAlias))
+        by_length: dict[int, list[PathAlias]] = {}
+        for alias in aliases:
+            if isinstance(alias, PathAlias):
+                by_length.setdefault(len(alias.source.segments), []).append(alias)
+        self.by_length = {n: tuple(rules) for n, rules in by_length.items()}
+
+    def paths(self, path: str) -> tuple[PathAlias, ...]:
+        """The path aliases that may match ``path`` (a normalised path), in file order."""
+        return self.by_length.get(0 if path == "/" else path.count("/"), ())
 
 
 class AliasTable:
@@ -99,14 +111,16 @@ class AliasTable:
                 rules = self.rules(parts[2], parts[3])
                 if rules is None:
                     return parts
-        for rule in rules.paths:
-            found = rewrite_parts(rule, parts)
+        candidates = rules.paths(parts[4])
+        pairs = query_pairs(parts[5]) if candidates else []
+        for rule in candidates:
+            found = rule.rewrite(parts[4], pairs)
             if found is None:
                 continue
-            new = found[0]
-            pairs = query_pairs(new[5])
-            if any(other.may_match(new[4], pairs) for other in rules.paths):
+            path, new_pairs, _ = found
+            if any(other.may_match(path, new_pairs) for other in rules.paths(path)):
                 continue  # not final: keep this spelling
+            new = (*parts[:4], path, serialize(new_pairs), parts[6])
             if norm._rewrite(new, None) != new:
                 continue  # a built-in rule would rewrite it again
             _record(steps, rules.key, rule, parts, new)
