@@ -16,6 +16,7 @@ from samepage._files import atomic_file as atomic_file
 from samepage._files import discard_stdout as discard_stdout
 from samepage._files import refuse_overwrite as refuse_overwrite
 from samepage._files import write_text_atomic as write_text_atomic
+from samepage.aliases import HostAlias, PathAlias, match_alias
 from samepage.errors import InvalidURL, LearnedFormatError, SamepageError
 from samepage.learned import (
     DefaultValue,
@@ -56,6 +57,7 @@ __all__ = [
     "DefaultValue",
     "DomainEntry",
     "Explanation",
+    "HostAlias",
     "InvalidURL",
     "JointDefaults",
     "LearnedFormatError",
@@ -64,6 +66,7 @@ __all__ = [
     "MIQPSNormalizer",
     "ParamDecision",
     "ParamVerdict",
+    "PathAlias",
     "PatternConflict",
     "PatternEntry",
     "Rewrite",
@@ -74,6 +77,7 @@ __all__ = [
     "__version__",
     "dump_learned",
     "load_learned",
+    "match_alias",
     "normalize_many",
     "normalize_url",
     "path_template",

@@ -1,4 +1,4 @@
-"""The format-1 validator: reads a parsed learned-set document, naming the first problem.
+"""The learned-set validator: reads a parsed document, naming the first problem.
 
 See ``docs/learned-format.md`` for the format it checks.
 """
@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from samepage import _suffixes, _url
+from samepage._alias_check import check_host_aliases, read_aliases
 from samepage._encoding import QUERY, normalize_escapes
 from samepage.errors import LearnedFormatError
 from samepage.learned import (
     _COUNTS,
+    ALIAS_VERSION,
     FORMAT,
-    VERSION,
+    VERSIONS,
     DefaultValue,
     DomainEntry,
     JointDefaults,
@@ -197,9 +199,10 @@ class Reader:
         if doc.get("format") != FORMAT:
             raise self.fail("format", f"unknown format {doc.get('format')!r} (expected {FORMAT!r})")
         version = doc.get("version")
-        if type(version) is not int or version != VERSION:
+        if type(version) is not int or version not in VERSIONS:
+            known = ", ".join(map(str, VERSIONS))
             raise self.fail(
-                "version", f"unknown version {doc.get('version')!r} (this reader knows {VERSION})"
+                "version", f"unknown version {doc.get('version')!r} (this reader knows {known})"
             )
         created = doc.get("created", "")
         if not isinstance(created, str):
@@ -214,10 +217,13 @@ class Reader:
             raise self.fail("settings.threshold", f"expected a number in [0, 1), got {threshold!r}")
         self.threshold = float(threshold)
         domains = self.mapping(doc.get("domains"), "domains")
+        if version < ALIAS_VERSION:
+            self.no_aliases(domains)
         parsed = {
             host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
             for host, entry in domains.items()
         }
+        check_host_aliases(parsed, "domains", self.fail)
         extra = {
             k: v
             for k, v in doc.items()
@@ -233,8 +239,20 @@ class Reader:
         }
         shared = self.scopes(entry.get("shared", {}), None, f"{where}.shared")
         keep = self.keep_listed(entry.get("keep_listed", {}), f"{where}.keep_listed")
-        extra = {k: v for k, v in entry.items() if k not in ("patterns", "shared", "keep_listed")}
-        return DomainEntry(parsed, extra=extra, shared=shared, keep_listed=keep)
+        aliases = read_aliases(entry.get("aliases", []), f"{where}.aliases", self.fail)
+        known = ("patterns", "shared", "keep_listed", "aliases")
+        extra = {k: v for k, v in entry.items() if k not in known}
+        return DomainEntry(parsed, extra=extra, shared=shared, keep_listed=keep, aliases=aliases)
+
+    def no_aliases(self, domains: Mapping[str, Any]) -> None:
+        """Refuse aliases in a version-1 file: a reader of version 1 would ignore them."""
+        for host, entry in domains.items():
+            if isinstance(entry, Mapping) and "aliases" in entry:
+                raise self.fail(
+                    f"domains[{host!r}].aliases",
+                    f"aliases need version {ALIAS_VERSION}: a reader of version 1 would "
+                    "ignore them (write the file with samepage.dump_learned)",
+                )
 
     def keep_listed(self, value: Any, where: str) -> dict[str, ListedKeep]:
         """Listed names a host keeps: each on renders that showed a change the rule counts."""

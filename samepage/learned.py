@@ -1,4 +1,4 @@
-"""Reading, validating and writing learned-set files (``format: samepage.learned``, version 1).
+"""Reading, validating and writing learned-set files (``format: samepage.learned``, versions 1, 2).
 
 The learner writes these files and the normalizer reads them; both go through this module,
 so the two halves can never disagree on the format. See ``docs/learned-format.md``.
@@ -19,11 +19,14 @@ from typing import Any, Literal, Union
 from samepage._files import write_text_atomic
 from samepage._hosts import longest_key, lookup_host
 from samepage._json import parse_json
+from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
 
 __all__ = [
+    "ALIAS_VERSION",
     "FORMAT",
     "VERSION",
+    "VERSIONS",
     "DefaultValue",
     "DomainEntry",
     "JointDefaults",
@@ -44,6 +47,9 @@ __all__ = [
 
 FORMAT = "samepage.learned"
 VERSION = 1
+ALIAS_VERSION = 2
+"""The version of a file with aliases: a reader of version 1 refuses it rather than ignore them."""
+VERSIONS = (VERSION, ALIAS_VERSION)
 
 Verdict = Literal["neutral", "non-neutral"]
 LearnedSource = Union["LearnedSet", Mapping[str, Any], str, "os.PathLike[str]"]
@@ -271,6 +277,8 @@ class DomainEntry:
     together, for URLs of a pattern the file does not hold."""
     keep_listed: Mapping[str, ListedKeep] = field(default_factory=dict)
     """Listed names the host's renders showed to be content: kept there before the lists."""
+    aliases: tuple[Alias, ...] = ()
+    """Other spellings of one page on this host (format 2), first match first."""
 
     def fallback(self) -> dict[str, bool]:
         """Per parameter name, whether it is neutral in EVERY pattern that contains it.
@@ -294,6 +302,8 @@ class DomainEntry:
             out["shared"] = {t: s.to_json() for t, s in sorted(self.shared.items())}
         if self.keep_listed:
             out["keep_listed"] = {n: k.to_json() for n, k in sorted(self.keep_listed.items())}
+        if self.aliases:
+            out["aliases"] = [alias.to_json() for alias in self.aliases]
         return out
 
 
@@ -325,9 +335,10 @@ class LearnedSet:
     def to_json(self) -> dict[str, Any]:
         """The JSON document of this set, as :func:`dump_learned` writes it."""
         out: dict[str, Any] = dict(self.extra)
+        aliased = any(entry.aliases for entry in self.domains.values())
         out.update(
             format=FORMAT,
-            version=VERSION,
+            version=ALIAS_VERSION if aliased else VERSION,
             created=self.created or _now(),
             settings=dict(self.settings),
             domains={host: d.to_json() for host, d in sorted(self.domains.items())},
@@ -336,7 +347,7 @@ class LearnedSet:
 
     @classmethod
     def from_json(cls, data: Any, *, origin: str = "learned set") -> LearnedSet:
-        """Validate and read a format-1 document.
+        """Validate and read a document (version 1, or 2 with aliases).
 
         Raises:
             LearnedFormatError: naming the first problem found, and where.

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Literal
 
+from samepage._alias_runtime import AliasTable
 from samepage._encoding import QUERY, normalize_escapes
 from samepage._hosts import longest_key, lookup_host
 from samepage._models import Explanation, ParamDecision
@@ -141,6 +142,7 @@ class MIQPSNormalizer:
     """
 
     __slots__ = (
+        "_aliases",
         "_extra_allow_all",
         "_extra_allow_hosts",
         "_extra_allow_longest",
@@ -182,6 +184,7 @@ class MIQPSNormalizer:
         set_(self, "rules", ruleset)
         set_(self, "learned", load_learned(learned) if learned is not None else None)
         set_(self, "learned_fallback", learned_fallback)
+        set_(self, "_aliases", AliasTable.of(self.learned))
         set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
         if isinstance(extra_allowlist, Mapping):
             hosts = {
@@ -217,6 +220,7 @@ class MIQPSNormalizer:
     rules: RuleSet
     learned: LearnedSet | None
     learned_fallback: Fallback
+    _aliases: AliasTable | None
     _extra_block: NameMatcher
     _extra_allow_all: NameMatcher
     _extra_allow_hosts: dict[str, NameMatcher]
@@ -308,6 +312,8 @@ class MIQPSNormalizer:
         first, second = self._session_triggers
         if rewrites.any_path or path in rewrites.paths or first in path or second in path:
             parts = self._rewrite(parts, None)
+            if self._aliases is not None:  # the learned set's aliases, then the filter
+                return self._aliases.key(self, parts)
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], parts[4], query)
@@ -322,6 +328,8 @@ class MIQPSNormalizer:
             redirects = self.rules.redirect_rules(host)
             aliases = self.rules.aliases.get(host, ())
             found = HostRewrites.of(redirects, aliases) if redirects or aliases else NO_REWRITES
+            if self._aliases is not None and self._aliases.may_apply(host):
+                found = replace(found, any_path=True)  # the learned aliases are looked at
             if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
                 self._rewrites[host] = found
         return found
@@ -468,6 +476,8 @@ class MIQPSNormalizer:
             return Explanation(url, result, None, None, ())
         steps: list[Rewrite] = []
         parts = self._rewrite(parts, steps)
+        if self._aliases is not None:
+            parts = self._aliases.settle(self, parts, steps)[0]
         policy = self._path_policy(parts)
         pairs = query_pairs(parts[5])
         template = path_template(parts[4]) if policy.scoped else None
@@ -521,7 +531,8 @@ class MIQPSNormalizer:
         parts = split_url(_require_str(url))
         if parts is None:
             raise InvalidURL(url, "not an http(s) URL")
-        return self._rewrite(parts, None)
+        parts = self._rewrite(parts, None)
+        return self._aliases.apply(self, parts, None) if self._aliases is not None else parts
 
 
 def _require_str(url: object) -> str:

@@ -14,7 +14,9 @@ from ``kept`` to ``listed`` lets a built-in list drop it again, as dangerous as 
 neutral. ``crawl --previous`` and ``learner diff`` both
 decide with :func:`gate`. The diff also lists the new set's conflicts between patterns
 (:meth:`samepage.LearnedSet.conflicts`), where the normalizer keeps what a pattern dropped,
-and every static rule the new set overrules (:class:`Overrule`).
+and every static rule the new set overrules (:class:`Overrule`). Aliases (other spellings of
+one page) added and removed are listed by domain, each as ``from -> to`` (or ``host ->
+to_host``); an added one merges URLs that used to stay apart, so a reviewer reads them too.
 """
 
 from __future__ import annotations
@@ -105,6 +107,9 @@ class LearnedDiff:
     conflicts: tuple[PatternConflict, ...] = ()
     overruled: tuple[Overrule, ...] = ()
     """Every static rule the new set overrules."""
+    aliases_added: tuple[tuple[str, str], ...] = ()
+    """``(domain, "from -> to")`` of each alias the new set has and the old one lacks."""
+    aliases_removed: tuple[tuple[str, str], ...] = ()
 
     @property
     def dangerous(self) -> tuple[Flip, ...]:
@@ -129,6 +134,8 @@ class LearnedDiff:
             ],
             "conflicts": [c.to_json() for c in self.conflicts],
             "overruled": [o.to_json() for o in self.overruled],
+            "aliases_added": [list(a) for a in self.aliases_added],
+            "aliases_removed": [list(a) for a in self.aliases_removed],
         }
 
 
@@ -201,6 +208,14 @@ def _state(
     return states.get(key, "apart" if "&" in key else None)
 
 
+def _aliases(learned: LearnedSet) -> set[tuple[str, str]]:
+    return {
+        (domain, alias.describe())
+        for domain, entry in learned.domains.items()
+        for alias in entry.aliases
+    }
+
+
 def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     """Compare two learned sets; dangerous flips come first in ``flips``."""
     before, after = _patterns(old), _patterns(new)
@@ -227,6 +242,8 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
         flips=tuple(flips),
         conflicts=tuple(new.conflicts()),
         overruled=overrules(new),
+        aliases_added=tuple(sorted(_aliases(new) - _aliases(old))),
+        aliases_removed=tuple(sorted(_aliases(old) - _aliases(new))),
     )
 
 
@@ -257,6 +274,8 @@ def format_diff(diff: LearnedDiff) -> list[str]:
         f"(the page changed without it on {o.changed} of {o.tested} samples)"
         for o in diff.overruled
     )
+    lines.extend(f"  ALIAS added   {d} {rule}" for d, rule in diff.aliases_added)
+    lines.extend(f"  ALIAS removed {d} {rule}" for d, rule in diff.aliases_removed)
     lines.extend(f"  added   {d} [{p}]" for d, p in diff.added)
     lines.extend(f"  removed {d} [{p}]" for d, p in diff.removed)
     return lines

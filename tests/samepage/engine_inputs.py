@@ -12,11 +12,19 @@ from samepage import InvalidURL, MIQPSNormalizer
 # Learned verdicts that change keys of the URLs below: on shop.example sessionid is neutral
 # in the pattern color&id&sessionid; on simple.example only page_id is content; on
 # scoped.example sort is neutral on rows (/items/{id}) only, and the shared evidence of
-# rows drops view=grid from patterns the file does not hold.
+# rows drops view=grid from patterns the file does not hold; on wiki.example aliases make
+# /w/index.php?title=T and www.wiki.example one page with /wiki/T on wiki.example.
 LEARNED: dict[str, Any] = {
     "format": "samepage.learned",
-    "version": 1,
+    "version": 2,
     "domains": {
+        "wiki.example": {
+            "patterns": {},
+            "aliases": [
+                {"host": "www.wiki.example", "to_host": "wiki.example"},
+                {"from": "/w/index.php?title={title}", "to": "/wiki/{title}"},
+            ],
+        },
         "shop.example": {
             "patterns": {
                 "color&id&sessionid": {
@@ -71,6 +79,12 @@ LEARNED: dict[str, Any] = {
     },
 }
 
+# Two spellings of one page of wiki.example (its learned aliases), the key of both last.
+ALIASED = [
+    "https://www.wiki.example/w/index.php?title=T&utm_source=x",
+    "https://wiki.example/wiki/T",
+]
+
 _EDGES: list[str | None] = [
     None,
     "",
@@ -89,6 +103,8 @@ _EDGES: list[str | None] = [
     "https://scoped.example/items/42?sort=new",
     "https://scoped.example/items/42?view=grid&color=red",
     "https://scoped.example/items/42?view=list&color=red",
+    *ALIASED,
+    "https://wiki.example/w/index.php?title=U",
     None,
     'https://example.com/a,b?x="quoted"&y=1',
     "https://example.com/\u00e9t\u00e9?q=caf\u00e9",

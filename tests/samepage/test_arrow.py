@@ -8,7 +8,7 @@ import pytest
 
 from samepage import InvalidURL, MIQPSNormalizer
 from tests.plugins.engines import engine
-from tests.samepage.engine_inputs import LEARNED, expected, urls
+from tests.samepage.engine_inputs import ALIASED, LEARNED, expected, urls
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +34,22 @@ def test_keys_match_normalize_url(pa: Any, kind: str, learned: bool) -> None:
     assert keys.type == (pa.large_string() if kind == "large_string" else pa.string())
     if kind == "chunked":
         assert [len(c) for c in keys.chunks] == [100, len(values) - 100]
+
+
+@pytest.mark.parametrize("kind", ["string", "binary", "dict"])
+def test_learned_aliases_give_one_key_to_both_spellings(pa: Any, kind: str) -> None:
+    from samepage.arrow import normalize_array
+
+    values = [*ALIASED, None]
+    if kind == "binary":
+        array = pa.array([v.encode() if v else None for v in values], type=pa.binary())
+    else:
+        array = pa.array(values)
+        array = array.dictionary_encode() if kind == "dict" else array
+    keys = normalize_array(array, MIQPSNormalizer(learned=LEARNED)).to_pylist()
+    assert keys == ["https://wiki.example/wiki/T", "https://wiki.example/wiki/T", None]
+    # Without the learned set, the two spellings stay apart.
+    assert len(set(normalize_array(array).to_pylist()[:2])) == 2
 
 
 def test_errors_raise_and_unused_dictionary_values(pa: Any) -> None:

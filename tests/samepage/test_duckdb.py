@@ -10,7 +10,7 @@ import pytest
 
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
-from tests.samepage.engine_inputs import LEARNED, expected, urls
+from tests.samepage.engine_inputs import ALIASED, LEARNED, expected, urls
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,19 @@ def test_sql_function_matches_normalize_url(duckdb: Any, tmp_path: Path, learned
     register(con, MIQPSNormalizer(learned=LEARNED) if learned else None)
     rows = con.sql(f"SELECT samepage_key(url) FROM '{path}' ORDER BY row").fetchall()
     assert [key for (key,) in rows] == expected(values, learned)
+
+
+def test_sql_groups_the_spellings_a_learned_alias_names(duckdb: Any, tmp_path: Path) -> None:
+    from samepage.duckdb import register
+
+    path = _table(duckdb, tmp_path, [*ALIASED, "https://wiki.example/w/index.php?title=U"])
+    con = duckdb.connect()
+    register(con, MIQPSNormalizer(learned=LEARNED))
+    query = f"SELECT samepage_key(url), count(*) FROM '{path}' GROUP BY 1 ORDER BY 2 DESC, 1"
+    assert con.sql(query).fetchall() == [
+        ("https://wiki.example/wiki/T", 2),
+        ("https://wiki.example/wiki/U", 1),
+    ]
 
 
 def test_group_by_query_of_the_readme(duckdb: Any, tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ def test_all_is_sorted_and_complete() -> None:
     public = {n for n in dir(samepage) if not n.startswith("_")}
     # Engine and crawler adapters become attributes once another test imports them.
     engines = {"arrow", "duckdb", "spark", "archives", "scrapy"}
-    modules = {"annotations", "cli", "errors", "learned", "normalizer", "rules", "templates"}
+    modules = {"aliases", "annotations", "cli", "errors", "learned", "normalizer", "rules"}
+    modules |= {"templates"}
     modules |= engines | {"formats", "urls"}
     # Older import paths kept working: the URL helpers (now in samepage.urls) and the
     # file-writing helpers, importable from samepage but not part of its API.

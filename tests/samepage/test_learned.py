@@ -210,7 +210,7 @@ SHOP = ["domains", "shop.example", "patterns", "color&id&sessionid"]
     "doc, message",
     [
         (_broken(["format"], "other"), "unknown format 'other'"),
-        (_broken(["version"], 2), "unknown version 2"),
+        (_broken(["version"], 3), "unknown version 3"),
         (_broken(["domains"], KeyError), "domains: expected an object"),
         (_broken(["domains", "Shop.Example"], {"patterns": {}}), "can never match.*shop.example"),
         (

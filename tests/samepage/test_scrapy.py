@@ -152,6 +152,26 @@ def test_settings_name_every_option_of_the_normalizer(tmp_path: Path) -> None:
     assert fingerprinter.fingerprint(verbatim) != fingerprinter.fingerprint(a)
 
 
+def test_the_fingerprinter_applies_the_learned_aliases(tmp_path: Path) -> None:
+    from scrapy import Request as ScrapyRequest
+    from scrapy.settings import Settings
+
+    from samepage.scrapy import SamepageFingerprinter, normalizer_from_settings
+    from tests.samepage.engine_inputs import ALIASED, write_learned
+
+    settings = Settings({"SAMEPAGE_LEARNED": str(write_learned(tmp_path))})
+    fingerprinter = SamepageFingerprinter(normalizer_from_settings(settings))
+    index, wiki = (fingerprinter.fingerprint(ScrapyRequest(url)) for url in ALIASED)
+    assert index == wiki
+    other = ScrapyRequest("https://wiki.example/w/index.php?title=U")
+    assert fingerprinter.fingerprint(other) != wiki
+    # Without the learned set, Scrapy would fetch both spellings.
+    plain = SamepageFingerprinter(normalizer_from_settings(Settings({})))
+    assert plain.fingerprint(ScrapyRequest(ALIASED[0])) != plain.fingerprint(
+        ScrapyRequest(ALIASED[1])
+    )
+
+
 @pytest.mark.parametrize(
     ("setting", "value", "message"),
     [

@@ -22,7 +22,15 @@ from learner.report.build import write_report
 from learner.run.crawl import CrawlResult
 from learner.run.folder import read_run_folder
 from learner.run.store import comparison_scope
-from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
+from samepage import (
+    DomainEntry,
+    HostAlias,
+    LearnedSet,
+    ParamVerdict,
+    PathAlias,
+    PatternEntry,
+    dump_learned,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 TIMEOUT_MS = 10_000
@@ -389,3 +397,21 @@ def test_the_report_shows_the_share_covered_and_the_patterns_left(tmp_path: Path
     page = write_report(run, tmp_path / "out").read_text(encoding="utf-8")
     assert "62.5% of 80" in page
     assert "1 pattern(s) left (30 URLs; 1 cap): q (30)" in page
+
+
+def test_the_report_lists_a_hosts_aliases(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    params = {"id": ParamVerdict("non-neutral", 3, 3, 0)}
+    aliases = (
+        HostAlias("www.x.test", "x.test"),
+        PathAlias("/w/index.php?title={t}", "/wiki/{t}", {"renders": "<b>4</b>"}),
+    )
+    entry = DomainEntry({"id": PatternEntry(5, params)}, aliases=aliases)
+    dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
+    (run / "checkpoint.jsonl").write_text("", encoding="utf-8")
+    page = write_report(run, tmp_path / "out").read_text(encoding="utf-8")
+    section = page[page.index("Aliases: other spellings of one page") :].split("</table>")[0]
+    assert "<td>host</td><td><code>www.x.test</code></td><td><code>x.test</code></td>" in section
+    assert "<code>/w/index.php?title={t}</code></td><td><code>/wiki/{t}</code>" in section
+    assert "&lt;b&gt;4&lt;/b&gt;" in section and "<b>4</b>" not in section

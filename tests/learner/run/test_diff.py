@@ -114,3 +114,22 @@ def test_a_newly_learned_default_is_the_dangerous_direction() -> None:
     back = diff_learned(new, old)
     assert [(f.param, f.dangerous) for f in back.flips] == [("page=1", False)]
     assert gate(back, 0.0).allowed
+
+
+def test_diff_lists_aliases_added_and_removed() -> None:
+    def aliased(*rules: dict[str, Any]) -> LearnedSet:
+        doc = _doc({"c": {"c": "non-neutral"}})
+        doc["version"] = 2
+        doc["domains"]["s.example"]["aliases"] = list(rules)
+        return LearnedSet.from_json(doc)
+
+    title = {"from": "/w/index.php?title={t}", "to": "/wiki/{t}"}
+    host = {"host": "www.s.example", "to_host": "s.example"}
+    diff = diff_learned(aliased(title), aliased(host, {**title, "evidence": {"renders": 2}}))
+    # New evidence for one rule is no change; the host alias is new.
+    assert diff.aliases_added == (("s.example", "www.s.example -> s.example"),)
+    assert diff.aliases_removed == ()
+    assert "  ALIAS added   s.example www.s.example -> s.example" in format_diff(diff)
+    back = diff_learned(aliased(host), aliased())
+    assert back.to_json()["aliases_removed"] == [["s.example", "www.s.example -> s.example"]]
+    assert "  ALIAS removed s.example www.s.example -> s.example" in format_diff(back)
