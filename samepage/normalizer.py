@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Literal
 
 from samepage._alias_runtime import AliasTable
-from samepage._encoding import QUERY, normalize_escapes
+from samepage._encoding import QUERY, normalize_unsafe
 from samepage._hosts import longest_key, lookup_host
 from samepage._models import Explanation, ParamDecision
 from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict, first_pass
@@ -429,7 +429,7 @@ class MIQPSNormalizer:
         cached = policy.codes.get
         # query_pairs() inlined: this loop is the hot path of every normalisation.
         if QUERY.safe.fullmatch(query) is None:
-            query = normalize_escapes(query, QUERY)
+            query = normalize_unsafe(query, QUERY)
         for piece in query.split("&"):
             if not piece:
                 continue

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import repeat
 from typing import Any, Literal, TypeVar, overload
 
 from samepage._encoding import unquote_for_matching
@@ -264,6 +265,20 @@ class _Lazy(Mapping[str, DomainRules]):
                 raise KeyError(key)
             found = self._built.setdefault(key, self._build(key))
         return found
+
+    @overload
+    def get(self, key: str, /) -> DomainRules | None: ...
+    @overload
+    def get(self, key: str, /, default: DomainRules | _T) -> DomainRules | _T: ...
+    def get(self, key: str, /, default: object = None) -> object:
+        """The rules of ``key``, or ``default``, raising no exception on the way.
+
+        A host lookup tries every suffix of a host, and most are no key.
+        """
+        found = self._built.get(key)
+        if found is not None:
+            return found
+        return self[key] if key in self._keys else default
 
     def __contains__(self, key: object) -> bool:
         return key in self._keys
@@ -607,8 +622,10 @@ def _domain_rules(group: Mapping[str, Any]) -> DomainRules:
     if len(plain) == len(entries):
         return DomainRules(hosts, allow, block, except_paths)
     keys = frozenset(hosts)
+    # Each list of hosts checked once: a platform's entries share a few long lists.
+    checked: dict[tuple[str, ...], frozenset[str]] = {}
     scoped = [
-        (entry, frozenset(_entry_hosts(entry, keys)), _entry_paths(entry))
+        (entry, _entry_hosts(entry, keys, checked), _entry_paths(entry))
         for entry in entries
         if "hosts" in entry or "paths" in entry
     ]
@@ -635,17 +652,31 @@ def _domain_rules(group: Mapping[str, Any]) -> DomainRules:
     return replace(rules_at(""), by_host=_Lazy(variants, rules_at))
 
 
-def _entry_hosts(entry: Mapping[str, Any], group: frozenset[str]) -> tuple[str, ...]:
-    """An entry's own hosts, each inside the group's hosts; empty: the whole group."""
+def _entry_hosts(
+    entry: Mapping[str, Any],
+    group: frozenset[str],
+    checked: dict[tuple[str, ...], frozenset[str]],
+) -> frozenset[str]:
+    """An entry's own hosts, each inside the group's hosts; empty: the whole group.
+
+    ``checked`` holds the lists already found good, by their spelling.
+    """
     if "hosts" not in entry:
-        return ()
+        return frozenset()
     listed = entry["hosts"]
-    if not isinstance(listed, list) or not listed or not all(isinstance(h, str) for h in listed):
+    if not isinstance(listed, list) or not listed or not all(map(isinstance, listed, repeat(str))):
         raise ValueError(f"{entry.get('name')!r}: 'hosts' must be a non-empty list of names")
-    hosts = tuple(host.lower() for host in listed)
-    for host in hosts:
-        if group.isdisjoint(host_suffixes(host)):
-            raise ValueError(f"{entry.get('name')!r}: host {host!r} is not a host of the group")
+    spelled = tuple(listed)
+    hosts = checked.get(spelled)
+    if hosts is None:
+        lowered = [host.lower() for host in listed]
+        for host in lowered:
+            # A host key of the group or a subdomain of one (most often of its parent).
+            if host in group or host.partition(".")[2] in group:
+                continue
+            if group.isdisjoint(host_suffixes(host)):
+                raise ValueError(f"{entry.get('name')!r}: host {host!r} is not a host of the group")
+        hosts = checked[spelled] = frozenset(lowered)
     return hosts
 
 
@@ -654,7 +685,7 @@ def _entry_paths(entry: Mapping[str, Any]) -> str:
     if "paths" not in entry:
         return ""
     listed = entry["paths"]
-    if not isinstance(listed, list) or not listed or not all(isinstance(p, str) for p in listed):
+    if not isinstance(listed, list) or not listed or not all(map(isinstance, listed, repeat(str))):
         raise ValueError(f"{entry.get('name')!r}: 'paths' must be a non-empty list of regexes")
     joined = "|".join(f"(?:{path})" for path in listed)
     re.compile(joined)
@@ -736,7 +767,7 @@ def _check_entries(data: Mapping[str, Any]) -> None:
     for index, group in enumerate(listed(data.get("domains", []), "domains")):
         is_mapping = type(group) is dict or isinstance(group, Mapping)
         hosts = group.get("hosts") if is_mapping else None
-        if not isinstance(hosts, list) or not hosts or not all(isinstance(h, str) for h in hosts):
+        if not isinstance(hosts, list) or not hosts or not all(map(isinstance, hosts, repeat(str))):
             message = "'hosts' must be a non-empty list of names"
             raise SamepageError(f"rules: domains[{index}]: {message}")
         for kind in ("allow", "block"):
@@ -751,7 +782,7 @@ def _check_entries(data: Mapping[str, Any]) -> None:
                 raise SamepageError(f"rules: {section}[{index}]: needs a string 'id'")
     for index, entry in enumerate(data.get("exceptions", [])):
         hosts = entry.get("hosts")
-        if not isinstance(hosts, list) or not hosts or not all(isinstance(h, str) for h in hosts):
+        if not isinstance(hosts, list) or not hosts or not all(map(isinstance, hosts, repeat(str))):
             message = "'hosts' must be a non-empty list of names"
             raise SamepageError(f"rules: exceptions[{index}] ({entry['id']}): {message}")
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samepage import normalize_url, pattern_key
-from samepage._encoding import _KEPT_ESCAPE, _PCHAR, QUERY, normalize_escapes
+from samepage._encoding import _KEPT_ESCAPE, _PCHAR, QUERY, _utf8, normalize_escapes
 from samepage._query import query_pairs
 
 
@@ -75,3 +75,34 @@ def test_the_normal_form_check_accepts_exactly_the_strings_of_its_definition(tex
     # Plain characters or escapes already in normal form, in any order.
     expected = _DEFINED_CLEAN.fullmatch(text) is not None
     assert (QUERY.clean.fullmatch(text) is not None) == expected
+
+
+_RAW_QUERY_CHAR = re.compile(f"[{_PCHAR}/?]")
+
+
+def _escapes_by_definition(text: str) -> str:
+    """The normal form of a query's escapes, one character at a time (the slow, plain way)."""
+    out = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        pair = text[index + 1 : index + 3]
+        if char == "%" and len(pair) == 2 and all(c in "0123456789abcdefABCDEF" for c in pair):
+            decoded = chr(int(pair, 16))
+            unreserved = re.fullmatch(r"[A-Za-z0-9\-._~]", decoded)
+            out.append(decoded if unreserved else f"%{pair.upper()}")
+            index += 3
+            continue
+        if _RAW_QUERY_CHAR.fullmatch(char):
+            out.append(char)
+        else:
+            out.append("".join(f"%{byte:02X}" for byte in _utf8(char)))
+        index += 1
+    return "".join(out)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_QUERY_TEXT)
+def test_escapes_are_normalised_as_their_definition_says(text: str) -> None:
+    # Upper-case hex, unreserved characters decoded, a stray "%" and raw characters escaped.
+    assert normalize_escapes(text, QUERY) == _escapes_by_definition(text)
