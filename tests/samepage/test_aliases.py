@@ -297,7 +297,7 @@ def test_explain_names_the_alias_its_rule_and_evidence() -> None:
         (
             "learned:wiki.example:alias:/w/index.php?title={title} -> /wiki/{title}",
             'learned set, evidence {"renders": 4}',
-            "https://wiki.example/w/index.php?title=T&id=1",
+            "https://wiki.example/w/index.php?id=1&title=T",  # the filtered key
             "https://wiki.example/wiki/T?id=1",
         ),
     ]
