@@ -10,11 +10,13 @@ hint only proposes; renders prove (:mod:`learner.judge.aliases`).
 The key, ``to``, is the spelling the log holds most URLs of; ``from`` is the other. The
 samples cover where the rule would apply in the log: every host and set of carried
 parameter names (a *context*) of the URLs ``from`` matches, one URL each, then more values
-until :data:`MIN_VALUES` distinct values are sampled. Each sample is the URL as observed
-against its rewritten spelling (:func:`samepage.match_alias`, the very code the normalizer
-runs). A control renders the rewritten spelling of *another* value of the same context and
-carried values: it must differ from the sample, or the comparison could not tell two pages
-apart there.
+until :data:`MIN_VALUES` distinct values are sampled. The context without carried
+parameters is sampled on each host even where the log has no such URL (two of the log's
+values, their other parameters removed): the rule rewrites those URLs too. Each sample is
+the URL as observed against its rewritten spelling (:func:`samepage.match_alias`, the very
+code the normalizer runs). A control renders the rewritten spelling of *another* value of
+the same context and carried values: it must differ from the sample, or the comparison could
+not tell two pages apart there.
 
 Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts,
 redirects seen while rendering and ``<link rel="canonical">``; rules with more than one
@@ -23,11 +25,13 @@ placeholder.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from learner.plan.sampling import edit_observed
 from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
 
 __all__ = ["MIN_SHARED", "MIN_VALUES", "AliasCandidate", "AliasSample", "alias_candidates"]
@@ -37,6 +41,7 @@ MIN_SHARED = 2
 MIN_VALUES = 3
 """Distinct values an alias's samples cover at least (where the log has them)."""
 _PLACEHOLDER = "value"
+_BARE_VALUES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +136,13 @@ def _context(rule: PathAlias, s: _Seen) -> tuple[str, tuple[tuple[str, str], ...
     return f"{s.host}?{names}", carried
 
 
+_Match = tuple[_Seen, str, str, tuple[tuple[str, str], ...]]
+"""A URL ``from`` matches: as read, its other spelling, the value and the carried pairs."""
+
+
 def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[AliasSample]]:
     """The URLs ``rule`` matches, their contexts, and the samples (see the module)."""
-    found: dict[str, list[tuple[_Seen, str, str, tuple[tuple[str, str], ...]]]] = {}
+    found: dict[str, list[_Match]] = {}
     urls = 0
     for s in seen:
         try:
@@ -145,6 +154,7 @@ def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[A
         urls += 1
         context, carried = _context(rule, s)
         found.setdefault(context, []).append((s, match.url, match.values[_PLACEHOLDER], carried))
+    _bare_contexts(rule, found)
     contexts = sorted(found, key=lambda c: (-len(found[c]), c))
     chosen: list[AliasSample] = []
     values: set[str] = set()
@@ -174,6 +184,29 @@ def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[A
     while more and len(values) < MIN_VALUES:  # then new values, where the log has them
         more = any(take(context, new_only=True) for context in contexts)
     return urls, contexts, chosen
+
+
+def _bare_contexts(rule: PathAlias, found: dict[str, list[_Match]]) -> None:
+    """Add each host's URLs without carried parameters, where the log has none.
+
+    The rule rewrites them too (and the keys the filter leaves of the others): two values
+    spelled without any other parameter, made from the log's URLs, cover that context.
+    """
+    for host in sorted({matches[0][0].host for matches in found.values()}):
+        bare = f"{host}?"
+        if bare in found:
+            continue
+        made: dict[str, _Match] = {}
+        for context in sorted(found):
+            for s, _, value, carried in found[context]:
+                if s.host != host or value in made or len(made) >= _BARE_VALUES:
+                    continue
+                url = edit_observed(s.static, drop=[name for name, _ in carried])
+                match = match_alias(rule, url)
+                if match is not None:
+                    made[value] = (dataclasses.replace(s, url=url), match.url, value, ())
+        if made:
+            found[bare] = list(made.values())
 
 
 def alias_candidates(urls: Iterable[str], normalizer: MIQPSNormalizer) -> list[AliasCandidate]:
