@@ -61,6 +61,7 @@ from benchmarks.bench_learner import (
     throughput,
 )
 from learner.config import LearnerConfig
+from learner.judge.aliases import AliasAccount, AliasFinding
 from learner.judge.verdicts import cause_of
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
@@ -166,9 +167,10 @@ class AliasGain:
     different_after: int  # of those, merged by the learned set (must be 0)
     rules: tuple[str, ...]
     renders: int  # renders of the alias study
+    refused: tuple[str, ...]  # "from -> to: finding (reason)" of the candidates not learned
 
 
-def alias_gain(app: App, learned: LearnedSet, renders: int) -> AliasGain:
+def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
     """Count ``app``'s held-out pairs merged with and without the learned aliases."""
     without = dataclasses.replace(
         learned,
@@ -184,7 +186,12 @@ def alias_gain(app: App, learned: LearnedSet, renders: int) -> AliasGain:
         len(app.different_pages),
         sum(after.same(a, b) for a, b in app.different_pages),
         tuple(rule.describe() for rule in entry.aliases) if entry is not None else (),
-        renders,
+        study.renders,
+        tuple(
+            f"{v.candidate.rule.describe()}: {v.finding.value} ({v.reason})"
+            for v in study.verdicts
+            if v.finding is not AliasFinding.LEARNED
+        ),
     )
 
 
@@ -232,7 +239,7 @@ async def run(args: argparse.Namespace) -> int:
             learned = run.result.learned
             decided.append(decided_on(app, learned, answering, stats.seconds["learn"]))
         gains = [
-            alias_gain(app, run.result.learned, stats.aliases.renders)
+            alias_gain(app, run.result.learned, stats.aliases)
             for app, stats in zip(apps, run.result.domains, strict=True)
             if app.same_pages or app.different_pages
         ]
@@ -275,6 +282,9 @@ def report_aliases(gains: Sequence[AliasGain]) -> None:
             f"| {g.different_after} of {g.different} | {'; '.join(g.rules) or '-'} "
             f"| {g.renders} |"
         )
+    for g in gains:
+        for line in g.refused:
+            print(f"- {g.host}, not learned: {line}")
 
 
 def report(
