@@ -20,7 +20,13 @@ served on 127.0.0.1 with their seeded content, all at once, in one process:
    neutral (one it ignores, kept).
 2. **Renders.** The learner's renders against a naive MIQPS run of the same sample choice
    (``benchmarks.bench_learner.naive_cost``).
-3. **Throughput.** The same seeded list of the logs' URLs is rendered by the learner's
+3. **Aliases.** On the applications with held-out pairs (``App.same_pages`` and
+   ``App.different_pages``: MediaWiki's articles by ``/w/index.php?title=`` and ``/wiki/``,
+   and pairs of one or two pages by their parameters), how many pairs of one page get one
+   key with the learned set without its aliases (before) and with them (after), how many
+   pairs of two pages get one key (must be 0), the aliases learned and the renders the
+   alias study spent (``learner.run.alias_study``).
+4. **Throughput.** The same seeded list of the logs' URLs is rendered by the learner's
    ``Renderer`` and by bare Playwright (``goto`` until load, one full-page screenshot) at the
    learner's default politeness: each render inside the learner's per-host slot
    (``HostLimiter``: ``delay_s`` 1.0 plus up to ``jitter_s`` 0.5 between starts, one at a
@@ -55,12 +61,13 @@ from benchmarks.bench_learner import (
     throughput,
 )
 from learner.config import LearnerConfig
+from learner.judge.aliases import AliasAccount, AliasFinding
 from learner.judge.verdicts import cause_of
 from learner.net.fetch import fetch
 from learner.net.limiter import HostLimiter
 from learner.plan.targets import parse_target
 from learner.render.browser import find_browser
-from samepage import LearnedSet, pattern_key
+from samepage import LearnedSet, MIQPSNormalizer, pattern_key
 from tests.apps.registry import APPS, APPS_CONFIG, App
 from tests.apps.truth import studied
 
@@ -148,6 +155,46 @@ def decided_on(app: App, learned: LearnedSet, answering: set[str], seconds: floa
     )
 
 
+@dataclass(frozen=True, slots=True)
+class AliasGain:
+    """What one application's learned aliases merge, and what they cost."""
+
+    host: str
+    same: int  # held-out pairs of one page
+    same_before: int  # of those, merged by the learned set without its aliases
+    same_after: int  # merged by the learned set
+    different: int  # held-out pairs of two pages
+    different_after: int  # of those, merged by the learned set (must be 0)
+    rules: tuple[str, ...]
+    renders: int  # renders of the alias study
+    refused: tuple[str, ...]  # "from -> to: finding (reason)" of the candidates not learned
+
+
+def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
+    """Count ``app``'s held-out pairs merged with and without the learned aliases."""
+    without = dataclasses.replace(
+        learned,
+        domains={k: dataclasses.replace(e, aliases=()) for k, e in learned.domains.items()},
+    )
+    before, after = MIQPSNormalizer(learned=without), MIQPSNormalizer(learned=learned)
+    entry = learned.domains.get(app.host)
+    return AliasGain(
+        app.host,
+        len(app.same_pages),
+        sum(before.same(a, b) for a, b in app.same_pages),
+        sum(after.same(a, b) for a, b in app.same_pages),
+        len(app.different_pages),
+        sum(after.same(a, b) for a, b in app.different_pages),
+        tuple(rule.describe() for rule in entry.aliases) if entry is not None else (),
+        study.renders,
+        tuple(
+            f"{v.candidate.rule.describe()}: {v.finding.value} ({v.reason})"
+            for v in study.verdicts
+            if v.finding is not AliasFinding.LEARNED
+        ),
+    )
+
+
 def throughput_urls(apps: Sequence[App], count: int) -> list[str]:
     """A seeded sample of the applications' observed URLs, hosts interleaved."""
     urls = [url for app in apps for url in app.observed_urls()]
@@ -191,6 +238,11 @@ async def run(args: argparse.Namespace) -> int:
             answering = await answering_patterns(app, resolve, config)
             learned = run.result.learned
             decided.append(decided_on(app, learned, answering, stats.seconds["learn"]))
+        gains = [
+            alias_gain(app, run.result.learned, stats.aliases)
+            for app, stats in zip(apps, run.result.domains, strict=True)
+            if app.same_pages or app.different_pages
+        ]
         urls = throughput_urls(apps, args.pages)
         passes: list[Pass] = []
         if args.rounds > 0:
@@ -211,7 +263,28 @@ async def run(args: argparse.Namespace) -> int:
                 ),
             )
     report(config, polite, choice.executable, decided, run.costs, run.seconds, urls, args, passes)
+    report_aliases(gains)
     return 0
+
+
+def report_aliases(gains: Sequence[AliasGain]) -> None:
+    """The aliases table (see the module, 3)."""
+    if not gains:
+        return
+    print(
+        "\n| host | one-page pairs merged before | after | two-page pairs merged "
+        "| aliases learned | alias renders |"
+    )
+    print("|---|---:|---:|---:|---|---:|")
+    for g in gains:
+        print(
+            f"| {g.host} | {g.same_before} of {g.same} | {g.same_after} of {g.same} "
+            f"| {g.different_after} of {g.different} | {'; '.join(g.rules) or '-'} "
+            f"| {g.renders} |"
+        )
+    for g in gains:
+        for line in g.refused:
+            print(f"- {g.host}, not learned: {line}")
 
 
 def report(

@@ -157,6 +157,8 @@ def _print_summary(result: CrawlResult) -> None:
             print(f"{'':<24} {param}: {reason}")
         if s.listed.samples:
             print(f"{'':<24} {s.listed.describe()}")
+        if s.aliases.verdicts:
+            print(f"{'':<24} {s.aliases.describe()}")
     stats = result.stats
     print(
         f"decided by evidence: {stats['decided']} of {stats['studied']} studied parameters "
@@ -200,6 +202,8 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         "min_share": args.min_share,
         "give_up_after": args.give_up_after,
         "default_values": args.default_values,
+        "aliases": args.aliases,
+        "alias_renders": args.alias_renders,
         "seed": args.seed,
         "gate_max_flip_fraction": args.gate_max_flip_fraction,
         "concurrency": args.concurrency,

@@ -37,6 +37,8 @@ OPTION_NAMES = {
     "min_contexts": "--min-contexts",
     "give_up_after": "--give-up-after",
     "default_values": "--default-values",
+    "aliases": "--no-aliases",
+    "alias_renders": "--alias-renders",
     "allow_private": "--allow-private",
 }
 
@@ -359,6 +361,21 @@ def _method_options(parser: argparse.ArgumentParser) -> None:
         help="most frequent values of each kept parameter tested, one at a time until one "
         "holds, against the page without the parameter, to learn values that mean none; "
         f"0 tests none (default {d.default_values})",
+    )
+    group.add_argument(
+        "--no-aliases",
+        dest="aliases",
+        action="store_const",
+        const=False,
+        help="do not study the other spellings of a page the observed URLs propose "
+        "(docs/learner.md, aliases)",
+    )
+    group.add_argument(
+        "--alias-renders",
+        type=int,
+        metavar="N",
+        help="renders a domain's alias study may make, within its render budget "
+        f"(default {d.alias_renders})",
     )
     group.add_argument("--seed", type=int, help=f"seed of the sample choice (default {d.seed})")
     group.add_argument(

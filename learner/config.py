@@ -167,6 +167,10 @@ class LearnerConfig:
     give_up_after: int = 2
     joint_samples: int = 2
     default_values: int = 2
+    aliases: bool = True
+    """Study the other spellings of a page the observed URLs propose (``--no-aliases``)."""
+    alias_renders: int = 100
+    """Renders a domain's alias study may make, within ``renders_per_domain``."""
     concurrency: int = field(default_factory=default_concurrency)
     per_host: int = 1
     delay_s: float = 1.0
@@ -207,6 +211,7 @@ class LearnerConfig:
         _require(self.give_up_after >= 1, "give_up_after", "must be at least 1")
         _require(self.joint_samples >= 1, "joint_samples", "must be at least 1")
         _require(self.default_values >= 0, "default_values", "must not be negative")
+        _require(self.alias_renders >= 0, "alias_renders", "must not be negative")
         _require(
             1 <= self.concurrency <= MAX_CONCURRENCY,
             "concurrency",
@@ -239,6 +244,8 @@ class LearnerConfig:
             "cover": self.cover,
             "joint_samples": self.joint_samples,
             "default_values": self.default_values,
+            "aliases": self.aliases,
+            "alias_renders": self.alias_renders,
             "seed": self.seed,
         }
 

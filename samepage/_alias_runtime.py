@@ -1,12 +1,12 @@
 """The normalizer's application of a learned set's aliases (:mod:`samepage.aliases`).
 
-After the built-in rewrites (session ids, redirect wrappers, platform aliases) and before the
-parameter filter, a URL on a host with learned aliases is rewritten at most twice: by the
-host alias of its host, then by the first path alias of its (new) host that matches. A rule
-applies only where its result is final: no rule of that host may match it (with any of its
-parameters), and the built-in rewrites leave it as it is; otherwise the URL keeps its
-spelling. Then the parameter filter runs on the rewritten URL, and if the key it makes could
-still be rewritten (a value-based drop made a named parameter appear once), the key goes
+After the built-in rewrites (session ids, redirect wrappers, platform aliases), a URL on a
+host with learned aliases is rewritten by the host alias of its host, before the parameter
+filter; the filtered key is then rewritten by the first path alias of its host that
+matches. A rule applies only where its result is final: no rule of that host may match it
+(with any of its parameters), and the built-in rewrites leave it as it is; otherwise the URL
+keeps its spelling. Then the parameter filter runs on the rewritten URL, and if the key it
+makes could still be rewritten (a value-based drop made a named parameter appear once), the key goes
 round again, so every key normalises to itself.
 
 Hosts without aliases pay nothing on the way of a URL: the table marks the hosts it covers in
@@ -97,8 +97,15 @@ class AliasTable:
             self._by_host[at] = rules
         return rules
 
-    def apply(self, norm: MIQPSNormalizer, parts: Parts, steps: list[Rewrite] | None) -> Parts:
-        """``parts`` after its host alias and its first applicable path alias, if any."""
+    def apply(
+        self,
+        norm: MIQPSNormalizer,
+        parts: Parts,
+        steps: list[Rewrite] | None,
+        *,
+        paths: bool = True,
+    ) -> Parts:
+        """``parts`` after its host alias and (with ``paths``) its first applicable path alias."""
         rules = self.rules(parts[2], parts[3])
         if rules is None:
             return parts
@@ -111,6 +118,8 @@ class AliasTable:
                 rules = self.rules(parts[2], parts[3])
                 if rules is None:
                     return parts
+        if not paths:
+            return parts
         candidates = rules.paths(parts[4])
         pairs = query_pairs(parts[5]) if candidates else []
         for rule in candidates:
@@ -135,7 +144,11 @@ class AliasTable:
         ``parts`` has had the built-in rewrites; the aliases are applied here, and again to
         the key while they would still rewrite it.
         """
-        parts = self.apply(norm, parts, steps)
+        # The host alias first: the filter reads the verdicts of the host the URL is on. The
+        # path aliases then rewrite the filtered key, so a parameter the verdicts of the
+        # observed spelling drop (MediaWiki's title beside oldid) is dropped, not moved into
+        # the other spelling's path, where no verdict could drop it.
+        parts = self.apply(norm, parts, steps, paths=False)
         if self.rules(parts[2], parts[3]) is None:
             return parts, norm._filter(parts[2], parts[3], parts[4], parts[5]) if parts[5] else ""
         query = parts[5]

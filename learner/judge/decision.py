@@ -28,6 +28,10 @@ orchestration renders what is asked and calls it again, so every rule lives here
 6. "Same" needs every render involved to be settled: an unsettled render may prove a change,
    never its absence. Noise too large to judge fails the sample.
 
+A sample of two spellings of one page (``spellings=True``, :mod:`learner.judge.aliases`)
+compares the pages, not where they end: two spellings end at two URLs by nature. Every
+other rule holds.
+
 Nothing here touches the browser: tests feed it fingerprints.
 """
 
@@ -111,6 +115,8 @@ def decide(
     originals: Sequence[Shot],
     candidates: Sequence[Shot],
     destinations: Sequence[Shot] = (),
+    *,
+    spellings: bool = False,
 ) -> Decision | Need:
     """Judge a sample from the renders so far, or ask for the next one.
 
@@ -119,6 +125,8 @@ def decide(
         candidates: renders of the candidate URL, likewise.
         destinations: the renders of the original's final URL without the parameter and
             of the candidate's final URL, once asked for (see the module, rule 5).
+        spellings: the two URLs spell one page two ways: their destinations are not
+            compared (:func:`~learner.judge.compare.compare` with ``carried``).
     """
     if not originals:
         return Need("original", 0)
@@ -135,7 +143,7 @@ def decide(
     candidate = candidates[0]
     if candidate.fingerprint is None:
         return _failed(Cause.CANDIDATE_FAILED, f"candidate: {candidate.error}")
-    result = compare(first.fingerprint, first.fingerprint, candidate.fingerprint)
+    result = compare(first.fingerprint, first.fingerprint, candidate.fingerprint, carried=spellings)
     if result.verdict == "same":
         return _conclude(result, originals[:1], candidates[:1], Cause.IDENTICAL)
     if candidate.status != status:
@@ -146,13 +154,13 @@ def decide(
     repeats = _usable(originals[1:])
     if isinstance(repeats, Decision):
         return repeats
-    result = compare(first.fingerprint, repeats[:1], candidate.fingerprint)
+    result = compare(first.fingerprint, repeats[:1], candidate.fingerprint, carried=spellings)
     if result.verdict == "changed" and _noisy(result):
         # Two renders rarely show all of a page's noise (a banner may repeat by chance):
         # a change must hold against a third render of the original too.
         if len(originals) < 3:
             return Need("original", 2)
-        result = compare(first.fingerprint, repeats[:2], candidate.fingerprint)
+        result = compare(first.fingerprint, repeats[:2], candidate.fingerprint, carried=spellings)
     if result.verdict == "changed" and result.pixels_only:
         # Noise can hide from every render of the original (a clock caught before or after
         # a tick, a spot an animation leaves at random): a change in pixels alone counts
@@ -160,7 +168,11 @@ def decide(
         if len(candidates) < 2:
             return Need("candidate", 1)
         again = candidates[1].fingerprint
-        second = None if again is None else compare(first.fingerprint, repeats, again)
+        second = (
+            None
+            if again is None
+            else compare(first.fingerprint, repeats, again, carried=spellings)
+        )
         if second is None or second.verdict != "changed":
             shown = "failed" if second is None else "showed no change"
             reason = f"a change in screen tiles alone, unconfirmed: a second render {shown}"

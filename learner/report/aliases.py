@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from learner.report.page import code, escape, row, table
 from samepage import DomainEntry, HostAlias
 from samepage.aliases import evidence_text
 
-__all__ = ["aliases_section"]
+__all__ = ["alias_study_section", "aliases_section"]
 
 
 def aliases_section(entry: DomainEntry | None) -> str:
@@ -30,3 +33,33 @@ def aliases_section(entry: DomainEntry | None) -> str:
         "(the first rule that matches and leaves a final spelling applies)"
     )
     return table(caption, ["#", "kind", "from", "to", "evidence"], rows)
+
+
+def alias_study_section(stats: Mapping[str, Any]) -> str:
+    """The host's alias study: every candidate, its finding and why ("" without a study).
+
+    ``stats`` is the host's ``aliases`` account in ``stats.json``.
+    """
+    found = stats.get("candidates")
+    if not isinstance(found, list) or not found:
+        return ""
+    rows = [
+        row(
+            code(c.get("from")),
+            [
+                code(c.get("to")),
+                escape(c.get("finding")),
+                f"{escape(c.get('samples'))} / {escape(c.get('controls'))}",
+                escape(c.get("reason")),
+            ],
+        )
+        for c in found
+        if isinstance(c, dict)
+    ]
+    caption = (
+        f"Alias study ({escape(stats.get('renders', 'n/a'))} renders): the spellings the log "
+        "proposed; learned ones are published, apart and unproven ones stay two keys"
+    )
+    if stats.get("bound"):
+        caption += f"; stopped: {escape(stats['bound'])}"
+    return table(caption, ["from", "to", "finding", "same / controls", "reason"], rows)

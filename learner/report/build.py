@@ -18,7 +18,7 @@ from learner.errors import ConfigError
 from learner.judge.verdicts import Account, cause_of
 from learner.model import SampleEvidence
 from learner.plan.coverage import left_line
-from learner.report.aliases import aliases_section
+from learner.report.aliases import alias_study_section, aliases_section
 from learner.report.listed import listed_section
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
@@ -473,6 +473,7 @@ def _body(run: RunFolder, images: ReportImages) -> str:
             )
             parts.append(_scopes(caption, entry.shared))
             parts.append(aliases_section(entry))
+        parts.append(alias_study_section(_dict(_dict(stats.get(key)).get("aliases"))))
         parts.append(listed_section(entry, _dict(_dict(stats.get(key)).get("listed"))))
         parts.append("</section>" if patterns else "<p>No pattern was learned here.</p></section>")
     return "".join(parts)

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from learner.config import LearnerConfig
 from learner.errors import ConfigError
+from learner.judge.aliases import AliasFinding
 from learner.judge.archive import ArchiveEvidence
 from learner.judge.verdicts import warnings
 from learner.net.fetch import PageFetcher, fetch
@@ -130,6 +131,8 @@ def run_summary(
         "covered_share": floor_share(covered / urls) if urls else 1.0,
         "listed_samples": sum(s.listed.samples for s in stats),
         "listed_renders": sum(s.listed.renders for s in stats),
+        "alias_renders": sum(s.aliases.renders for s in stats),
+        "aliases_learned": sum(len(s.aliases.rules(AliasFinding.LEARNED)) for s in stats),
         "evidence_bytes": evidence[0],
         "evidence_skipped": evidence[1],
         "settings": config.to_json(),

@@ -17,6 +17,8 @@ decide with :func:`gate`. The diff also lists the new set's conflicts between pa
 and every static rule the new set overrules (:class:`Overrule`). Aliases (other spellings of
 one page) added and removed are listed by domain, each as ``from -> to`` (or ``host ->
 to_host``); an added one merges URLs that used to stay apart, so a reviewer reads them too.
+Aliases both sets have are listed as kept, and the candidates the new set's study did not
+publish (its domains' ``aliases_refused``) as refused, with the finding and the reason.
 """
 
 from __future__ import annotations
@@ -110,6 +112,11 @@ class LearnedDiff:
     aliases_added: tuple[tuple[str, str], ...] = ()
     """``(domain, "from -> to")`` of each alias the new set has and the old one lacks."""
     aliases_removed: tuple[tuple[str, str], ...] = ()
+    aliases_kept: tuple[tuple[str, str], ...] = ()
+    """``(domain, "from -> to")`` of each alias both sets have."""
+    aliases_refused: tuple[tuple[str, str, str], ...] = ()
+    """``(domain, "from -> to", "finding: reason")`` of each alias the new set's study did
+    not publish (its ``aliases_refused``: kept apart or unproven)."""
 
     @property
     def dangerous(self) -> tuple[Flip, ...]:
@@ -136,6 +143,8 @@ class LearnedDiff:
             "overruled": [o.to_json() for o in self.overruled],
             "aliases_added": [list(a) for a in self.aliases_added],
             "aliases_removed": [list(a) for a in self.aliases_removed],
+            "aliases_kept": [list(a) for a in self.aliases_kept],
+            "aliases_refused": [list(a) for a in self.aliases_refused],
         }
 
 
@@ -216,6 +225,18 @@ def _aliases(learned: LearnedSet) -> set[tuple[str, str]]:
     }
 
 
+def _refused(learned: LearnedSet) -> set[tuple[str, str, str]]:
+    """The aliases each domain's study refused, as its entry records them."""
+    out = set()
+    for domain, entry in learned.domains.items():
+        found = entry.extra.get("aliases_refused")
+        for c in found if isinstance(found, list) else ():
+            if isinstance(c, dict):
+                rule = f"{c.get('from')} -> {c.get('to')}"
+                out.add((domain, rule, f"{c.get('finding')}: {c.get('reason')}"))
+    return out
+
+
 def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
     """Compare two learned sets; dangerous flips come first in ``flips``."""
     before, after = _patterns(old), _patterns(new)
@@ -244,6 +265,8 @@ def diff_learned(old: LearnedSet, new: LearnedSet) -> LearnedDiff:
         overruled=overrules(new),
         aliases_added=tuple(sorted(_aliases(new) - _aliases(old))),
         aliases_removed=tuple(sorted(_aliases(old) - _aliases(new))),
+        aliases_kept=tuple(sorted(_aliases(old) & _aliases(new))),
+        aliases_refused=tuple(sorted(_refused(new))),
     )
 
 
@@ -276,6 +299,8 @@ def format_diff(diff: LearnedDiff) -> list[str]:
     )
     lines.extend(f"  ALIAS added   {d} {rule}" for d, rule in diff.aliases_added)
     lines.extend(f"  ALIAS removed {d} {rule}" for d, rule in diff.aliases_removed)
+    lines.extend(f"  ALIAS kept    {d} {rule}" for d, rule in diff.aliases_kept)
+    lines.extend(f"  ALIAS refused {d} {rule} ({why})" for d, rule, why in diff.aliases_refused)
     lines.extend(f"  added   {d} [{p}]" for d, p in diff.added)
     lines.extend(f"  removed {d} [{p}]" for d, p in diff.removed)
     return lines

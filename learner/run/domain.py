@@ -19,6 +19,7 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.errors import LearnerError
+from learner.judge.aliases import AliasAccount, AliasFinding
 from learner.judge.classify import classify_pattern, gave_up
 from learner.judge.defaults import learn_defaults
 from learner.judge.joint import kept
@@ -35,6 +36,7 @@ from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.listed import listed_samples
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
+from learner.run.alias_study import AliasStudy, study_aliases
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
@@ -67,6 +69,8 @@ class DomainStats:
     """The patterns studied and left, and the share of the URLs with parameters covered."""
     listed: ListedAccount = field(default_factory=ListedAccount)
     """The spot-checks of listed names: their samples, renders and findings."""
+    aliases: AliasAccount = field(default_factory=AliasAccount)
+    """The alias study: its candidates, renders and findings."""
 
     @property
     def renders(self) -> int:
@@ -93,6 +97,7 @@ class DomainStats:
             "decided": self.account.to_json(),
             "coverage": self.choice.to_json(),
             "listed": self.listed.to_json(),
+            "aliases": self.aliases.to_json(),
         }
 
 
@@ -150,22 +155,23 @@ async def _domain_patterns(
     observed: Sequence[str] | DomainPlan | None,
     fetch_page: Any,
     stats: DomainStats,
-) -> list[PatternGroup]:
+) -> tuple[list[PatternGroup], list[str]]:
     """The patterns to study: from a plan, or grouped from the observed or discovered URLs.
 
-    The choice (:mod:`learner.plan.coverage`) goes into ``stats``.
+    The choice (:mod:`learner.plan.coverage`) goes into ``stats``. The URLs are returned
+    too, for the alias study (none from a plan, which holds only the patterns' samples).
     """
     if isinstance(observed, DomainPlan):
         delay = await run.robots.crawl_delay(target.origin)
         run.limiter.set_crawl_delay(target.host, delay)
         stats.urls, stats.patterns_seen = observed.urls, observed.patterns_seen
         stats.choice = observed.choice
-        return list(observed.groups)
+        return list(observed.groups), []
     urls = await _domain_urls(run, target, observed, fetch_page, stats)
     groups = group_by_pattern(urls, run.normalizer)
     stats.patterns_seen = len(groups)
     chosen, stats.choice = PlanSettings.of(run.config).choose(target.key, groups)
-    return chosen
+    return chosen, urls
 
 
 async def learn_domain(
@@ -191,9 +197,10 @@ async def learn_domain(
     chosen: list[PatternGroup] = []
     done = 0
     listed = _ListedStudy()
+    aliases = AliasStudy(AliasAccount(), ())
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
-            chosen = await _domain_patterns(run, target, observed, fetch_page, stats)
+            chosen, urls = await _domain_patterns(run, target, observed, fetch_page, stats)
             run.progress.patterns_total += len(chosen)
             started = time.monotonic()
             budget = RenderBudget(run.config.renders_per_domain, stats.counters)
@@ -221,6 +228,10 @@ async def learn_domain(
                         break
                 run.progress.patterns_done += 1
                 run.progress.update()
+            if run.config.aliases and urls and not budget.spent:
+                aliases = await study_aliases(
+                    urls, run.config, run.runner, run.normalizer, stats.counters, budget.limit
+                )
             stats.seconds["learn"] += time.monotonic() - started
     except TimeoutError:
         stats.error = f"domain time limit of {run.config.domain_timeout_s:.0f}s reached"
@@ -255,6 +266,7 @@ async def learn_domain(
     shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
     rule = ChangeRule(run.config.threshold)
     stats.listed, keep = listed_account(listed.tallies, rule, listed.renders)
+    stats.aliases, rules = aliases.account, aliases.rules
     if serves_one_page(stats.counters.outcomes):
         reason = "every page of the site rendered the same text: a block or consent page?"
         logger.warning("%s: %s; keeping every parameter", target.key, reason)
@@ -262,17 +274,23 @@ async def learn_domain(
         patterns = {key: _keep_all(entry, reason) for key, entry in patterns.items()}
         shared = {}
         keep = {}  # the lists stand: no change a block page showed is the site's
+        rules = ()  # a block page is the same for every spelling
     stats.patterns_learned = len(patterns)
     stats.account = account(patterns, stats.counters.outcomes)
     run.progress.domains_done += 1
     run.progress.update(force=True)
     if not patterns:
         return None
+    extra: dict[str, Any] = {"renders": stats.renders, "urls": stats.urls}
+    refused = [v.to_json() for v in stats.aliases.verdicts if v.finding is not AliasFinding.LEARNED]
+    if refused:
+        extra["aliases_refused"] = refused
     return DomainEntry(
         patterns,
-        extra={"renders": stats.renders, "urls": stats.urls},
+        extra=extra,
         shared=shared,
         keep_listed=keep,
+        aliases=rules,
     )
 
 

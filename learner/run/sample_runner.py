@@ -201,7 +201,13 @@ class SampleRunner:
         return _Page(None, Shot(None, error=reason, failure=failure, step=step))
 
     async def compare_urls(
-        self, pages: PatternPages, counters: SiteCounters, original: str, candidate: str
+        self,
+        pages: PatternPages,
+        counters: SiteCounters,
+        original: str,
+        candidate: str,
+        *,
+        spellings: bool = False,
     ) -> PairOutcome:
         """Judge one sample, or read it back from the checkpoint of an earlier run.
 
@@ -210,12 +216,16 @@ class SampleRunner:
         given, is asked next (for URLs robots.txt allows), then the checkpoint; an archive
         outcome in the checkpoint that this run's archive does not give again (another index
         or window, or none) is judged afresh. So a resumed run decides as an uninterrupted one.
+        ``spellings``: two spellings of one page (:func:`~learner.judge.decision.decide`);
+        the archive, which proves one thing of two URLs' bytes, is not asked.
         """
         if original == candidate:
             counters.outcomes.append(same_url_outcome(original))
             return counters.outcomes[-1]
         done = self.store.finished(original, candidate)
-        archived = await self._archived(pages, counters, original, candidate, done)
+        archived = None
+        if not spellings:
+            archived = await self._archived(pages, counters, original, candidate, done)
         if archived is not None:
             if done is None or done.to_json() != archived.to_json():
                 self.store.record(archived)
@@ -231,7 +241,7 @@ class SampleRunner:
                 counters.resumed += 1
                 self.progress.resumed += 1
         else:
-            done = await self._judge(pages, original, candidate)
+            done = await self._judge(pages, original, candidate, spellings)
             counters.comparisons += 1
             self.store.record(done)
             logger.info("checkpoint: %d comparisons recorded", self.store.recorded)
@@ -296,7 +306,9 @@ class SampleRunner:
             what = refused.doubt.value
             counters.archive_doubts[what] = counters.archive_doubts.get(what, 0) + 1
 
-    async def _judge(self, pages: PatternPages, original: str, candidate: str) -> PairOutcome:
+    async def _judge(
+        self, pages: PatternPages, original: str, candidate: str, spellings: bool
+    ) -> PairOutcome:
         originals: list[_Page] = []
         candidates: list[_Page] = []
         destinations: list[_Page] = []
@@ -305,6 +317,7 @@ class SampleRunner:
                 [p.shot for p in originals],
                 [p.shot for p in candidates],
                 [p.shot for p in destinations],
+                spellings=spellings,
             )
             if isinstance(step, Decision):
                 break

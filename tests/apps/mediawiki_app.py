@@ -612,4 +612,22 @@ DIFFERENT_PAGES = _on_host(
     (f"/wiki/{REDIRECT[0]}?redirect=no", f"/wiki/{REDIRECT[0]}"),
 )
 """Held-out URL pairs that MediaWiki answers with different pages."""
+ALIAS_PAIRS = _on_host(
+    (f"{_INDEX}?title={ARTICLES[0]}", f"/wiki/{ARTICLES[0]}"),
+    (f"{_INDEX}?title={ARTICLES[10]}", f"/wiki/{ARTICLES[10]}?ref=mastodon"),
+    (f"{_INDEX}?title={ARTICLES[1]}&action=history", f"/wiki/{ARTICLES[1]}?action=history"),
+    (f"{_INDEX}?title={ARTICLES[8]}&action=info", f"/wiki/{ARTICLES[8]}?action=info"),
+    (f"{_INDEX}?title=Special:AllPages&from=Willow", "/wiki/Special:AllPages?from=Willow"),
+)
+"""Held-out pairs of two spellings of one page: an article through the script
+(``/w/index.php?title=``) and by its short URL (``/wiki/``). The log holds both spellings of
+the most read articles."""
+ALIAS_APART = _on_host(
+    (f"{_INDEX}?title={ARTICLES[0]}", f"/wiki/{ARTICLES[1]}"),
+    (f"{_INDEX}?title={ARTICLES[8]}&action=info", f"/wiki/{ARTICLES[9]}?action=info"),
+    (f"{_INDEX}?title={ARTICLES[2]}&action=history", f"/wiki/{ARTICLES[2]}?action=info"),
+    (f"{_INDEX}?title=Special:AllPages&from=Willow", "/wiki/Special:AllPages?from=Copper"),
+)
+"""Held-out pairs of the two spellings that name two pages: another title, another action or
+another value of a parameter carried across."""
 

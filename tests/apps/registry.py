@@ -35,6 +35,10 @@ class App:
     """Why the application cannot run here (not installed), or ``None``."""
     listed: dict[str, ListedFinding] = dataclasses.field(default_factory=dict)
     """What the spot-checks of the log's listed names must find, by name."""
+    same_pages: tuple[tuple[str, str], ...] = ()
+    """Held-out URL pairs (not in the log) of one page: they must get one key."""
+    different_pages: tuple[tuple[str, str], ...] = ()
+    """Held-out URL pairs of two pages: they must never get one key."""
 
 
 def _with_listed(log: Callable[[], list[str]]) -> Callable[[], list[str]]:
@@ -102,6 +106,8 @@ APPS: dict[str, App] = {
             # ref=dashboard is a listed (ambiguous) value: MediaWiki only carries it into the
             # login link's returnto, and the spot-check confirms the list.
             {"ref": ListedFinding.CONFIRMED},
+            same_pages=mediawiki_app.SAME_PAGES + mediawiki_app.ALIAS_PAIRS,
+            different_pages=mediawiki_app.DIFFERENT_PAGES + mediawiki_app.ALIAS_APART,
         ),
     )
 }

@@ -279,6 +279,27 @@ def test_aliases_compose_with_the_verdicts_of_the_rewritten_url() -> None:
     assert trace.pattern == "action"
 
 
+def test_a_parameter_the_verdicts_of_the_observed_spelling_drop_is_not_moved_into_a_path() -> None:
+    # title is neutral beside oldid (the revision is the page): the key is /w/index.php?oldid=5
+    # for every title, as without the alias; the path alias rewrites the filtered key only.
+    doc = _doc({"wiki.example": [TITLE]})
+    doc["domains"]["wiki.example"]["patterns"] = {
+        "oldid&title": {
+            "urls": 5,
+            "params": {
+                "oldid": {"verdict": "non-neutral", "tested": 3, "changed": 3},
+                "title": {"verdict": "neutral", "tested": 3},
+            },
+        },
+    }
+    norm = MIQPSNormalizer(learned=doc)
+    base = "https://wiki.example/w/index.php"
+    assert norm.normalize(f"{base}?title=A&oldid=5") == f"{base}?oldid=5"
+    assert norm.same(f"{base}?title=A&oldid=5", f"{base}?title=B&oldid=5")
+    assert norm.normalize(f"{base}?title=A") == "https://wiki.example/wiki/A"
+    assert not norm.same(f"{base}?title=A", f"{base}?title=B")
+
+
 def test_explain_names_the_alias_its_rule_and_evidence() -> None:
     rules: list[dict[str, Any]] = [
         {"host": "www.wiki.example", "to_host": "wiki.example"},
@@ -297,7 +318,7 @@ def test_explain_names_the_alias_its_rule_and_evidence() -> None:
         (
             "learned:wiki.example:alias:/w/index.php?title={title} -> /wiki/{title}",
             'learned set, evidence {"renders": 4}',
-            "https://wiki.example/w/index.php?title=T&id=1",
+            "https://wiki.example/w/index.php?id=1&title=T",  # the filtered key
             "https://wiki.example/wiki/T?id=1",
         ),
     ]

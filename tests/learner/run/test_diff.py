@@ -133,3 +133,33 @@ def test_diff_lists_aliases_added_and_removed() -> None:
     back = diff_learned(aliased(host), aliased())
     assert back.to_json()["aliases_removed"] == [["s.example", "www.s.example -> s.example"]]
     assert "  ALIAS removed s.example www.s.example -> s.example" in format_diff(back)
+
+
+def test_diff_lists_aliases_kept_and_the_ones_the_study_refused_with_the_reason() -> None:
+    title = {"from": "/w/index.php?title={t}", "to": "/wiki/{t}"}
+    refused = {
+        "from": "/?p={value}",
+        "to": "/{value}",
+        "finding": "apart",
+        "reason": "/?p=1 and /1: changed (text differs)",
+    }
+
+    def aliased(*rules: dict[str, Any], refusals: list[dict[str, Any]] | None = None) -> LearnedSet:
+        doc = _doc({"c": {"c": "non-neutral"}})
+        doc["version"] = 2
+        doc["domains"]["s.example"]["aliases"] = list(rules)
+        if refusals:
+            doc["domains"]["s.example"]["aliases_refused"] = refusals
+        return LearnedSet.from_json(doc)
+
+    diff = diff_learned(aliased(title), aliased(title, refusals=[refused]))
+    assert diff.aliases_kept == (("s.example", "/w/index.php?title={t} -> /wiki/{t}"),)
+    assert diff.aliases_refused == (
+        ("s.example", "/?p={value} -> /{value}", "apart: /?p=1 and /1: changed (text differs)"),
+    )
+    lines = format_diff(diff)
+    assert "  ALIAS kept    s.example /w/index.php?title={t} -> /wiki/{t}" in lines
+    assert any(
+        line.startswith("  ALIAS refused s.example /?p={value} -> /{value} (apart:")
+        for line in lines
+    )

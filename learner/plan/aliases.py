@@ -1,0 +1,239 @@
+"""Candidate aliases of a domain, mined from its observed URLs, and the samples that test them.
+
+A site may spell one page two ways: MediaWiki serves ``/wiki/Town_Hall`` and
+``/w/index.php?title=Town_Hall``. The learner proposes a rule (:class:`samepage.PathAlias`)
+where one value of the log appears both as a parameter value of one path and as a path
+segment of a template with one varying segment: the same values on both sides (at least
+:data:`MIN_SHARED`) propose ``{path}?{name}={value}`` is ``{segments with value}``. Such a
+hint only proposes; renders prove (:mod:`learner.judge.aliases`).
+
+The key, ``to``, is the spelling the log holds most URLs of; ``from`` is the other. The
+samples cover where the rule would apply in the log: every host and set of carried
+parameter names (a *context*) of the URLs ``from`` matches, one URL each, then more values
+until :data:`MIN_VALUES` distinct values are sampled. The context without carried
+parameters is sampled on each host even where the log has no such URL (two of the log's
+values, their other parameters removed): the rule rewrites those URLs too. Each sample is
+the URL as observed against its rewritten spelling (:func:`samepage.match_alias`, the very
+code the normalizer runs). A control renders the rewritten spelling of *another* value of
+the same context and carried values: it must differ from the sample, or the comparison could
+not tell two pages apart there.
+
+Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts,
+redirects seen while rendering and ``<link rel="canonical">``; rules with more than one
+placeholder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from learner.plan.sampling import edit_observed
+from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
+
+__all__ = ["MIN_SHARED", "MIN_VALUES", "AliasCandidate", "AliasSample", "alias_candidates"]
+
+MIN_SHARED = 2
+"""Values a parameter and a path segment must share in the log to propose an alias."""
+MIN_VALUES = 3
+"""Distinct values an alias's samples cover at least (where the log has them)."""
+_PLACEHOLDER = "value"
+_BARE_VALUES = 2
+
+
+@dataclass(frozen=True, slots=True)
+class AliasSample:
+    """One URL ``from`` matches, as observed, and its spelling by ``to``; and a control.
+
+    ``other`` is ``to``'s spelling of another value in the same context ("" when the log
+    has none): the page it names must differ from ``url``'s.
+    """
+
+    context: str
+    value: str
+    url: str
+    spelled: str
+    other: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AliasCandidate:
+    """A proposed rule, why, and its samples."""
+
+    rule: PathAlias
+    hint: str
+    shared: int
+    """Values both spellings carry in the log."""
+    urls: int
+    """Observed URLs ``from`` matches: what the rule would rewrite."""
+    contexts: tuple[str, ...]
+    """Every context of those URLs (host and carried names), most URLs first."""
+    samples: tuple[AliasSample, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    url: str
+    static: str
+    host: str
+    segments: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+
+
+def _read(url: str, normalizer: MIQPSNormalizer) -> _Seen | None:
+    try:
+        static = normalizer.static_url(url)
+    except (InvalidURL, ValueError):
+        return None
+    parts = urlsplit(static)
+    segments = tuple(parts.path.split("/")[1:]) if parts.path not in ("", "/") else ()
+    pairs = []
+    for piece in parts.query.split("&") if parts.query else ():
+        name, equals, value = piece.partition("=")
+        if equals:
+            pairs.append((name, value))
+    return _Seen(url, static, parts.netloc, segments, tuple(pairs))
+
+
+def _segment_template(segments: tuple[str, ...], at: int) -> str:
+    spelled = [f"{{{_PLACEHOLDER}}}" if i == at else s for i, s in enumerate(segments)]
+    return "/" + "/".join(spelled)
+
+
+def _spellings(seen: list[_Seen]) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]]:
+    """Values per path template with one varying segment, and per parameter of a path."""
+    by_segment: dict[str, Counter[str]] = {}
+    by_param: dict[str, Counter[str]] = {}
+    for s in seen:
+        for at, value in enumerate(s.segments):
+            if value:
+                by_segment.setdefault(_segment_template(s.segments, at), Counter())[value] += 1
+        path = "/" + "/".join(s.segments)
+        names = Counter(name for name, _ in s.pairs)
+        for name, value in s.pairs:
+            if value and names[name] == 1 and "{" not in name and "}" not in name:
+                key = f"{path}?{name}={{{_PLACEHOLDER}}}"
+                by_param.setdefault(key, Counter())[value] += 1
+    return by_segment, by_param
+
+
+def _rule(segment: str, param: str, segment_urls: int, param_urls: int) -> PathAlias | None:
+    """The rule whose key is the spelling with more URLs (ties: the path segment)."""
+    from_, to = (param, segment) if segment_urls >= param_urls else (segment, param)
+    try:
+        return PathAlias(from_, to)
+    except ValueError:  # a template samepage refuses (not a normalised spelling)
+        return None
+
+
+def _context(rule: PathAlias, s: _Seen) -> tuple[str, tuple[tuple[str, str], ...]]:
+    named = rule.source.param_names
+    carried = tuple(sorted((n, v) for n, v in s.pairs if n not in named))
+    names = "&".join(n for n, _ in carried)
+    return f"{s.host}?{names}", carried
+
+
+_Match = tuple[_Seen, str, str, tuple[tuple[str, str], ...]]
+"""A URL ``from`` matches: as read, its other spelling, the value and the carried pairs."""
+
+
+def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[AliasSample]]:
+    """The URLs ``rule`` matches, their contexts, and the samples (see the module)."""
+    found: dict[str, list[_Match]] = {}
+    urls = 0
+    for s in seen:
+        try:
+            match = match_alias(rule, s.static)
+        except InvalidURL:
+            continue
+        if match is None:
+            continue
+        urls += 1
+        context, carried = _context(rule, s)
+        found.setdefault(context, []).append((s, match.url, match.values[_PLACEHOLDER], carried))
+    _bare_contexts(rule, found)
+    contexts = sorted(found, key=lambda c: (-len(found[c]), c))
+    chosen: list[AliasSample] = []
+    values: set[str] = set()
+
+    def take(context: str, *, new_only: bool) -> bool:
+        fresh = [m for m in found[context] if m[2] not in values]
+        pick = fresh[0] if fresh else None if new_only else next(iter(found[context]), None)
+        if pick is None:
+            return False
+        s, spelled, value, carried = pick
+        other = next(
+            (
+                o_spelled
+                for o, o_spelled, o_value, o_carried in found[context]
+                if o_value != value and o_carried == carried and o.host == s.host
+            ),
+            "",
+        )
+        values.add(value)
+        chosen.append(AliasSample(context, value, s.url, spelled, other))
+        found[context].remove(pick)
+        return True
+
+    for context in contexts:  # every context once
+        take(context, new_only=False)
+    more = True
+    while more and len(values) < MIN_VALUES:  # then new values, where the log has them
+        more = any(take(context, new_only=True) for context in contexts)
+    return urls, contexts, chosen
+
+
+def _bare_contexts(rule: PathAlias, found: dict[str, list[_Match]]) -> None:
+    """Add each host's URLs without carried parameters, where the log has none.
+
+    The rule rewrites them too (and the keys the filter leaves of the others): two values
+    spelled without any other parameter, made from the log's URLs, cover that context.
+    """
+    for host in sorted({matches[0][0].host for matches in found.values()}):
+        bare = f"{host}?"
+        if bare in found:
+            continue
+        made: dict[str, _Match] = {}
+        for context in sorted(found):
+            for s, _, value, carried in found[context]:
+                if s.host != host or value in made or len(made) >= _BARE_VALUES:
+                    continue
+                url = edit_observed(s.static, drop=[name for name, _ in carried])
+                match = match_alias(rule, url)
+                if match is not None:
+                    made[value] = (dataclasses.replace(s, url=url), match.url, value, ())
+        if made:
+            found[bare] = list(made.values())
+
+
+def alias_candidates(urls: Iterable[str], normalizer: MIQPSNormalizer) -> list[AliasCandidate]:
+    """The aliases a domain's observed URLs propose, most shared values first.
+
+    A path template and a parameter propose one rule where they share at least
+    :data:`MIN_SHARED` values; each template or parameter is in one rule at most (the one
+    sharing most values), so no two rules rewrite one spelling two ways.
+    """
+    seen = [s for url in urls if (s := _read(url, normalizer)) is not None]
+    by_segment, by_param = _spellings(seen)
+    pairs = []
+    for param, param_values in by_param.items():
+        for segment, segment_values in by_segment.items():
+            shared = len(param_values.keys() & segment_values.keys())
+            if shared >= MIN_SHARED:
+                pairs.append((shared, segment, param))
+    taken: set[str] = set()
+    out = []
+    for shared, segment, param in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+        if segment in taken or param in taken:
+            continue
+        rule = _rule(segment, param, by_segment[segment].total(), by_param[param].total())
+        if rule is None:
+            continue
+        taken.update((segment, param))
+        count, contexts, samples = _samples(rule, seen)
+        hint = f"values of {param.partition('?')[2].partition('=')[0]!r} are path segments"
+        out.append(AliasCandidate(rule, hint, shared, count, tuple(contexts), tuple(samples)))
+    return out
