@@ -2,7 +2,7 @@
 
 The patterns of a domain are studied in the order of their choice
 (:mod:`learner.plan.coverage`) until ``renders_per_domain`` renders are made. A pattern
-whose study asks for a render past the budget is stopped there: :meth:`RenderBudget.run`
+whose study asks for a render past the budget is stopped there: :meth:`BudgetTicket.run`
 cancels the whole study (every sample of it, with the renders they wait on) and raises
 :class:`BudgetSpent`, so nothing of a half-studied pattern is ever published as evidence.
 Renders already under way when the budget is spent finish, so a domain may make a few
@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from learner.run.sample_runner import SiteCounters
 
-__all__ = ["BudgetSpent", "RenderBudget"]
+__all__ = ["BudgetSpent", "BudgetTicket", "RenderBudget"]
 
 T = TypeVar("T")
 
@@ -31,21 +31,48 @@ class BudgetSpent(Exception):
 class RenderBudget:
     """The renders one domain may make in this run, counted on its :class:`SiteCounters`.
 
-    Comparisons read back from a checkpoint render nothing, so they cost nothing.
+    Comparisons read back from a checkpoint render nothing, so they cost nothing. Studies
+    that run side by side each take a :meth:`ticket`: the one that asks for a render too
+    many is stopped, and so is every other that asks after it.
     """
 
     limit: int
     counters: SiteCounters
-    _refused: asyncio.Event = field(default_factory=asyncio.Event)
+    _default: BudgetTicket | None = None
 
     @property
     def spent(self) -> bool:
         """Whether the domain has made all the renders it may make."""
         return self.counters.renders >= self.limit
 
+    def ticket(self) -> BudgetTicket:
+        """A study's own admission to the budget, stopped on its own once spent."""
+        return BudgetTicket(self)
+
+    async def admit(self) -> None:
+        """:meth:`BudgetTicket.admit` of the one study this budget runs at a time."""
+        await self._one().admit()
+
+    async def run(self, work: Awaitable[T]) -> T:
+        """:meth:`BudgetTicket.run` of the one study this budget runs at a time."""
+        return await self._one().run(work)
+
+    def _one(self) -> BudgetTicket:
+        if self._default is None:
+            self._default = self.ticket()
+        return self._default
+
+
+@dataclass(slots=True)
+class BudgetTicket:
+    """One study's admission to its domain's :class:`RenderBudget`."""
+
+    budget: RenderBudget
+    _refused: asyncio.Event = field(default_factory=asyncio.Event)
+
     async def admit(self) -> None:
         """Wait here, before a new render starts, until the study is stopped if spent."""
-        if self.spent:
+        if self.budget.spent:
             self._refused.set()
             await asyncio.Event().wait()  # never set: the study is cancelled around it
 
@@ -69,4 +96,4 @@ class RenderBudget:
             return task.result()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        raise BudgetSpent(f"the render budget of {self.limit} was spent")
+        raise BudgetSpent(f"the render budget of {self.budget.limit} was spent")

@@ -9,6 +9,7 @@ from its checkpoint decides exactly as a fresh one.
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import functools
 import logging
@@ -37,7 +38,7 @@ from learner.plan.listed import listed_samples
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
 from learner.run.alias_study import AliasStudy, study_aliases
-from learner.run.budget import BudgetSpent, RenderBudget
+from learner.run.budget import BudgetSpent, BudgetTicket, RenderBudget
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import DomainEntry, MIQPSNormalizer, ParamVerdict, PatternEntry
@@ -195,39 +196,17 @@ async def learn_domain(
     """
     patterns: dict[str, PatternEntry] = {}
     chosen: list[PatternGroup] = []
-    done = 0
     listed = _ListedStudy()
     aliases = AliasStudy(AliasAccount(), ())
+    studies: _Studies | None = None
     try:
         async with asyncio.timeout(run.config.domain_timeout_s):
             chosen, urls = await _domain_patterns(run, target, observed, fetch_page, stats)
             run.progress.patterns_total += len(chosen)
             started = time.monotonic()
             budget = RenderBudget(run.config.renders_per_domain, stats.counters)
-            for group in chosen:
-                if hopeless(patterns, stats.counters.outcomes, run.config.give_up_after):
-                    break
-                if budget.spent:
-                    _budget_spent(target, stats, done, budget.limit)
-                    break
-                pages = PatternPages(run.runner, stats.counters, budget.admit)
-                compare_bound = functools.partial(run.runner.compare_urls, pages, stats.counters)
-                try:
-                    study = _study(run, target, group, chosen, compare_bound)
-                    learned = patterns[group.pattern] = await budget.run(study)
-                except BudgetSpent as exc:
-                    patterns[group.pattern] = _untested(group, str(exc), VerdictCause.BUDGET)
-                    _budget_spent(target, stats, done, budget.limit)
-                    break
-                done += 1
-                if not gave_up(learned):  # originals that cannot be used: nothing to check
-                    try:
-                        await budget.run(listed.check(group, run.normalizer, compare_bound, stats))
-                    except BudgetSpent:  # the pattern stands; its listed names stay as listed
-                        _budget_spent(target, stats, done, budget.limit)
-                        break
-                run.progress.patterns_done += 1
-                run.progress.update()
+            studies = _Studies(run, target, chosen, stats, budget, listed, patterns)
+            await studies.study_all()
             if run.config.aliases and urls and not budget.spent:
                 aliases = await study_aliases(
                     urls, run.config, run.runner, run.normalizer, stats.counters, budget.limit
@@ -235,7 +214,7 @@ async def learn_domain(
             stats.seconds["learn"] += time.monotonic() - started
     except TimeoutError:
         stats.error = f"domain time limit of {run.config.domain_timeout_s:.0f}s reached"
-        stats.choice = stats.choice.cut(done, Left.TIME)
+        stats.choice = stats.choice.cut(studies.done if studies else 0, Left.TIME)
         logger.warning(
             "%s: %s; keeping %d finished patterns", target.key, stats.error, len(patterns)
         )
@@ -310,6 +289,97 @@ async def _study(
     entry = await classify_pattern(group, run.config, compare_bound, seed=seed)
     learned = await learn_defaults(group, entry, run.config, compare_bound, seed=seed, host=host)
     return dataclasses.replace(learned, templates=entry.templates)
+
+
+@dataclass(slots=True)
+class _Studies:
+    """A domain's patterns studied in their chosen order, several side by side.
+
+    A render mostly waits (its quiet window), so one pattern's samples rarely keep every
+    open page busy: up to ``concurrency`` patterns are studied at once, each stopped by the
+    render budget on its own. Results are taken in the chosen order, so what is published
+    is a prefix of the order whatever finished first: the patterns before a cut (the budget,
+    the time limit) and none after it. Until one pattern of the site could be studied, the
+    patterns go one at a time, so a site found hopeless is left after the same patterns.
+    """
+
+    run: DomainRun
+    target: Target
+    chosen: Sequence[PatternGroup]
+    stats: DomainStats
+    budget: RenderBudget
+    listed: _ListedStudy
+    patterns: dict[str, PatternEntry]
+    done: int = 0
+    """Patterns whose results were taken, in order."""
+
+    async def study_all(self) -> None:
+        """Study the patterns, taking each result in order, until the end or a cut."""
+        waiting = collections.deque(self.chosen)
+        running: collections.deque[_Running] = collections.deque()
+        try:
+            while waiting or running:
+                usable = any(not gave_up(entry) for entry in self.patterns.values())
+                width = self.run.config.concurrency if usable else 1
+                if not running:
+                    if hopeless(
+                        self.patterns, self.stats.counters.outcomes, self.run.config.give_up_after
+                    ):
+                        return
+                    if self.budget.spent:
+                        self._cut()
+                        return
+                while waiting and len(running) < width and not self.budget.spent:
+                    running.append(self._start(waiting.popleft()))
+                if not await self._take(running.popleft()):
+                    return
+        finally:
+            for left in running:
+                left.task.cancel()
+            await asyncio.gather(*(left.task for left in running), return_exceptions=True)
+
+    def _start(self, group: PatternGroup) -> _Running:
+        ticket = self.budget.ticket()
+        pages = PatternPages(self.run.runner, self.stats.counters, ticket.admit)
+        runner = self.run.runner
+        compare = functools.partial(runner.compare_urls, pages, self.stats.counters)
+        study = _study(self.run, self.target, group, self.chosen, compare)
+        return _Running(group, ticket, compare, asyncio.ensure_future(ticket.run(study)))
+
+    async def _take(self, study: _Running) -> bool:
+        """Keep one study's result; ``False`` once the budget has cut the domain there."""
+        group = study.group
+        try:
+            learned = self.patterns[group.pattern] = await study.task
+        except BudgetSpent as exc:
+            self.patterns[group.pattern] = _untested(group, str(exc), VerdictCause.BUDGET)
+            self._cut()
+            return False
+        self.done += 1
+        if not gave_up(learned):  # originals that cannot be used: nothing to check
+            try:
+                await study.ticket.run(
+                    self.listed.check(group, self.run.normalizer, study.compare, self.stats)
+                )
+            except BudgetSpent:  # the pattern stands; its listed names stay as listed
+                self._cut()
+                return False
+        self.run.progress.patterns_done += 1
+        self.run.progress.update()
+        return True
+
+    def _cut(self) -> None:
+        _budget_spent(self.target, self.stats, self.done, self.budget.limit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Running:
+    """One pattern's study under way."""
+
+    group: PatternGroup
+    ticket: BudgetTicket
+    compare: Any
+    task: asyncio.Future[PatternEntry]
 
 
 def _budget_spent(target: Target, stats: DomainStats, done: int, limit: int) -> None:

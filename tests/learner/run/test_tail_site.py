@@ -5,6 +5,7 @@ patterns of 9 to 4 URLs and a tail of two-parameter patterns seen once. The lear
 patterns by their share of the URLs, covers 95% of them and decides the tail through the
 evidence shared across patterns; within a render budget too small for the site, a pattern
 cut short keeps every parameter, with the cause ``budget``, and nothing of it is neutral.
+Patterns are studied side by side once the first could be studied.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from learner.config import LearnerConfig
-from learner.demo.server import SiteServer
+from learner.demo.server import LoggedRequest, SiteServer
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.coverage import left_line
 from learner.plan.targets import parse_target
@@ -64,7 +65,14 @@ async def tail_run(
     browser_choice: BrowserChoice,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> CrawlResult:
-    return await _learn(tail_server, browser_choice, tmp_path_factory.mktemp("tail"), CONFIG)
+    before = len(tail_server.requests_for(TAIL_HOST))
+    result = await _learn(tail_server, browser_choice, tmp_path_factory.mktemp("tail"), CONFIG)
+    _REQUESTS.extend(tail_server.requests_for(TAIL_HOST)[before:])
+    return result
+
+
+_REQUESTS: list[LoggedRequest] = []
+"""What the site was asked for during :func:`tail_run`, in order."""
 
 
 @pytest.mark.browser
@@ -86,6 +94,30 @@ def test_the_share_is_covered_and_the_long_tail_decided(tail_run: CrawlResult) -
         assert shared[name].neutral == (name in IGNORED), name
         url = f"http://{TAIL_HOST}/item/3?{name}=x"
         assert norm.normalize(url) == (f"http://{TAIL_HOST}/item/3" if name in IGNORED else url)
+
+
+@pytest.mark.browser
+def test_patterns_are_studied_side_by_side_after_the_first(tail_run: CrawlResult) -> None:
+    # A render mostly waits: with two pages open at once, the second and third patterns
+    # (one parameter each, several renders each) are studied together, not one after the
+    # other; the first, studied alone, shows the site can be studied at all.
+    studied = [
+        pattern for pattern, _, _ in tail_run.stats["domains"][TAIL_HOST]["coverage"]["studied"]
+    ]
+    assert CONFIG.concurrency == 2 and len(studied) > 3
+
+    def asked(pattern: str) -> list[int]:
+        names = set(pattern.split("&"))
+        return [
+            i
+            for i, request in enumerate(_REQUESTS)
+            if request.query and {kv.split("=")[0] for kv in request.query.split("&")} == names
+        ]
+
+    first, second, third = (asked(pattern) for pattern in studied[:3])
+    assert first and second and third
+    assert max(first) < min(second) and max(first) < min(third)
+    assert min(third) < max(second), (second, third)
 
 
 @pytest.mark.browser
