@@ -27,7 +27,7 @@ from samepage import (
     load_learned,
 )
 from samepage.learned import dumps_learned
-from tests.site.pure_sites import Compare, Site, comparer, pattern_group
+from tests.site.pure_sites import Site, changes_for, comparer, pattern_group
 
 TABLE = "/data/products"
 ROW = "/data/products/{id}"
@@ -159,15 +159,6 @@ def test_shared_evidence_counts_changes_with_the_rule() -> None:
     assert cause_of(size).value == "changed"
 
 
-def _changed_for(changing: set[str]) -> Compare:
-    """A compare that shows a change for the originals in ``changing``, "same" otherwise."""
-
-    async def compare(original: str, candidate: str) -> PairOutcome:
-        return PairOutcome(original, candidate, "changed" if original in changing else "same")
-
-    return compare
-
-
 async def test_one_change_rejects_a_default_whatever_the_threshold() -> None:
     urls = [f"https://s.example/{p}/{n}?sort={v}" for p in "ab" for n in range(6) for v in "xy"]
     group = PatternGroup("sort", tuple(urls), len(urls))
@@ -197,6 +188,6 @@ async def test_one_change_rejects_a_default_whatever_the_threshold() -> None:
     }
     joint_config = LearnerConfig(joint_samples=3, threshold=0.5)
     joint, why = await check_joint_defaults(
-        pair, params, joint_config, _changed_for(set(both)), seed="s"
+        pair, params, joint_config, changes_for(set(both)), seed="s"
     )
     assert joint is None and why["reason"] == "the page changed"
