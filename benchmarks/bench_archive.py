@@ -38,6 +38,7 @@ from learner.plan.targets import parse_target
 from learner.render.browser import find_browser
 from learner.run.crawl import CrawlResult, crawl
 from samepage import LearnedSet, MIQPSNormalizer
+from samepage.urls import pattern_names
 from tests.archive_fixtures import live_index
 from tests.site.fixture import fixture_sites, observed_urls
 from tests.site.learner_settings import SUITE_CONFIG
@@ -52,7 +53,7 @@ def archive_urls(hosts: Sequence[str], observed: Sequence[str]) -> list[str]:
             continue
         found[url] = None
         try:
-            names = norm.pattern_key(url).split("&") if norm.pattern_key(url) else []
+            names = pattern_names(norm.pattern_key(url))
         except ValueError:
             continue
         for name in names:

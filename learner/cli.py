@@ -33,7 +33,7 @@ from learner.plan.targets import Target, read_targets
 from learner.run.diff import diff_learned, format_diff, gate
 from learner.run.progress import Progress
 from learner.run.publish import GateRefused
-from learner.run.store import saved_comparisons
+from learner.run.store import comparison_scope, resumable_comparisons
 from samepage import (
     LearnedFormatError,
     LearnedSet,
@@ -77,6 +77,14 @@ def _run_interruptible(work: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(work)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class _CrawlInterrupted(KeyboardInterrupt):
+    """Ctrl-C in a crawl, with what its run folder keeps for the rerun that resumes it."""
+
+    def __init__(self, cache: Path, resumable: int) -> None:
+        super().__init__()
+        self.cache, self.resumable = cache, resumable
 
 
 def _configure_logging(verbose: int, quiet: bool) -> None:
@@ -258,7 +266,12 @@ def _run_crawl(args: argparse.Namespace, progress: Progress) -> int:
         from learner.run.crawl import crawl  # the browser's stack, loaded only to crawl
 
         work = crawl(targets, **options)
-    result = _run_interruptible(work)
+    try:
+        result = _run_interruptible(work)
+    except KeyboardInterrupt:
+        cache = Path(args.cache)
+        scope = comparison_scope(config.to_json())
+        raise _CrawlInterrupted(cache, resumable_comparisons(cache, scope)) from None
     _print_summary(result)
     return EXIT_OK
 
@@ -407,12 +420,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"learner: cannot write output: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         progress.finish()
-        cache = getattr(args, "cache", None)
         saved = (
-            f"; {saved_comparisons(Path(cache))} finished comparisons are saved in {cache}"
-            if cache and args.command == "crawl"
+            f"; {exc.resumable} finished comparisons are saved in {exc.cache}"
+            if isinstance(exc, _CrawlInterrupted)
             else ""
         )
         print(f"learner: interrupted{saved}; rerun the same command to resume", file=sys.stderr)

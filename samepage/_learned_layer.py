@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from samepage._query import Pair, learned_value
-from samepage.learned import DefaultValue, ParamVerdict, PatternEntry, TemplateScope
+from samepage.learned import (
+    DefaultValue,
+    ParamVerdict,
+    PatternEntry,
+    TemplateScope,
+    pattern_names,
+)
 from samepage.rules import Rule
 
 if TYPE_CHECKING:
@@ -147,13 +153,13 @@ def _unseen_companions(recorded: ParamVerdict, pattern: str | None, name: str) -
     parameters one of them holds met the same companions. Any other companion (a page size
     beside ``page``, say) may decide whether ``name`` matters: the verdict says nothing there.
     """
-    others = {n for n in (pattern or "").split("&") if n and n != name}
+    others = {n for n in pattern_names(pattern or "") if n != name}
     patterns = recorded.extra.get("patterns")
     if not isinstance(patterns, list):
         return sorted(others)  # evidence of unknown patterns met no companion
     best: set[str] | None = None
     for studied in patterns:
-        missing = others - set(str(studied).split("&"))
+        missing = others - set(pattern_names(str(studied)))
         if best is None or len(missing) < len(best):
             best = missing
     return sorted(best if best is not None else others)

@@ -25,7 +25,7 @@ from samepage._archive_io import read_lines
 from samepage._encoding import json_line as _json_line
 from samepage._files import discard_stdout, refuse_overwrite
 from samepage.errors import InvalidURL, LearnedFormatError
-from samepage.formats import file_format
+from samepage.formats import table_format
 from samepage.normalizer import MIQPSNormalizer
 
 __all__ = ["main"]
@@ -259,7 +259,7 @@ def _table_format(args: argparse.Namespace) -> str | None:
     if args.input_format is not None:
         found = None if args.input_format == "text" else str(args.input_format)
     else:
-        kinds = {_table_kind(name) for name in args.files or ["-"]}
+        kinds = {table_format(name) for name in args.files or ["-"]}
         if len(kinds) > 1:
             raise _UsageError("mixed inputs: give text files and table files in separate runs")
         found = kinds.pop()
@@ -268,12 +268,6 @@ def _table_format(args: argparse.Namespace) -> str | None:
     if found is not None and (not args.files or "-" in args.files):
         raise _UsageError(f"{found} input is read from files, not stdin")
     return found
-
-
-def _table_kind(name: str) -> str | None:
-    """``parquet`` or ``csv`` by extension (DuckDB undoes ``.gz`` and ``.zst``), else ``None``."""
-    found = file_format(name, compressions=(".gz", ".zst"))
-    return found if found in ("parquet", "csv") else None
 
 
 def _engine(what: str) -> Any:

@@ -9,6 +9,8 @@ an extension means the same format everywhere.
 ('parquet', 'csv')
 >>> file_format("logs.csv.gz") is None, file_format("urls.txt") is None
 (True, True)
+>>> table_format("logs.csv.zst"), table_format("urls.txt.gz")
+('csv', None)
 """
 
 from __future__ import annotations
@@ -19,9 +21,20 @@ from pathlib import PurePath
 from types import MappingProxyType
 from typing import Final, Literal
 
-__all__ = ["SUFFIXES", "FileFormat", "file_format"]
+__all__ = [
+    "SUFFIXES",
+    "TABLE_COMPRESSIONS",
+    "FileFormat",
+    "TableFormat",
+    "file_format",
+    "table_format",
+]
 
 FileFormat = Literal["parquet", "csv", "jsonl", "json", "cdxj", "warc"]
+TableFormat = Literal["parquet", "csv"]
+
+#: The compression suffixes DuckDB undoes when it reads a table file.
+TABLE_COMPRESSIONS: Final = (".gz", ".zst")
 
 #: Each extension (lower case) and the format it names.
 SUFFIXES: Final[Mapping[str, FileFormat]] = MappingProxyType(
@@ -55,3 +68,14 @@ def file_format(
         name = stem
     suffix = PurePath(name).suffix
     return SUFFIXES.get(suffix) if suffix else None
+
+
+def table_format(path: str | os.PathLike[str]) -> TableFormat | None:
+    """``parquet`` or ``csv`` for a table DuckDB reads, by extension; ``None`` for any other.
+
+    The input of samepage's table commands and of the learner's URL logs: a name may end in
+    one of :data:`TABLE_COMPRESSIONS` (``logs.csv.zst``). ``None`` is the caller's text input
+    (one URL a line).
+    """
+    found = file_format(path, compressions=TABLE_COMPRESSIONS)
+    return found if found == "parquet" or found == "csv" else None

@@ -3,16 +3,17 @@
 The renders and comparisons are behind one callable, ``compare(original, candidate)``, so this
 module holds only the method: which pairs to look at, when to stop, and what to conclude.
 A parameter is neutral only with ``min_samples`` successful samples of as many distinct
-values, no change among them, samples that covered ``min_contexts`` values of the other
-parameters (where the pattern has that many), successful samples on path templates that hold
-``min_share`` of the pattern's URLs, and successful samples across the values of every kept
-companion parameter holding ``min_share`` of the URLs (every value of a kept count, such as
-a page size: :mod:`learner.plan.companions`). A parameter whose first ``give_up_after``
-originals could not be used is given up and kept.
+values, no change among them that the change-rate rule counts (:mod:`learner.judge.rate`,
+over the pattern and over each path template), samples that covered ``min_contexts`` values
+of the other parameters (where the pattern has that many), successful samples on path
+templates that hold ``min_share`` of the pattern's URLs, and successful samples across the
+values of every kept companion parameter holding ``min_share`` of the URLs (every value of a
+kept count, such as a page size: :mod:`learner.plan.companions`). A parameter whose first
+``give_up_after`` originals could not be used is given up and kept.
 
 Outcomes are grouped by path template (:func:`samepage.path_template`). Where templates
-disagree (a change on one, none on another) or the pattern lacks the share while a template
-has evidence enough, the pattern keeps the parameter and a template scope
+disagree (a change the rule counts on one, none on another) or the pattern lacks the share
+while a template has evidence enough, the pattern keeps the parameter and a template scope
 (``PatternEntry.templates``) holds each template's own verdict.
 """
 
@@ -108,6 +109,13 @@ class _Outcomes:
         left = max(self.planned.get(template, 0) - tally.tested - tally.failed, 0)
         return rule.settled(tally.changed, tested=tally.tested, left=left)
 
+    def changed(self, rule: ChangeRule) -> bool:
+        """Whether the samples show a change: over the pattern, or on one template."""
+        tally = self.all
+        return rule.changed(tally.changed, tested=tally.tested) or bool(
+            self.changed_templates(rule)
+        )
+
     def changed_templates(self, rule: ChangeRule) -> list[str]:
         """The templates whose samples show a change (their verdicts)."""
         return [t for t in sorted(self.by_template) if self.changed_on(t, rule)]
@@ -168,13 +176,14 @@ async def _reach_share(
 ) -> None:
     """Sample templates not sampled yet until the successes hold ``min_share`` of the URLs.
 
-    Only for a parameter that looks neutral (no change, not given up) but whose successful
-    samples are on too small a share of the pattern's URLs: one URL per template not yet
-    sampled, most URLs first, at most ``samples`` more, and only when those could reach the
-    share (a pattern spread over many small templates is kept without the renders).
+    Only for a parameter that looks neutral (no change the rule counts, not given up) but
+    whose successful samples are on too small a share of the pattern's URLs: one URL per
+    template not yet sampled, most URLs first, at most ``samples`` more, and only when those
+    could reach the share (a pattern spread over many small templates is kept without the
+    renders).
     """
-    tally = found.all
-    if tally.changed or tally.hopeless >= config.give_up_after:
+    rule = ChangeRule(config.threshold)
+    if found.changed(rule) or found.all.hopeless >= config.give_up_after:
         return
     urls = template_urls(found.group)
     total = sum(urls.values())
@@ -189,7 +198,7 @@ async def _reach_share(
         return
     for url in picker.one_per_template(found.name, untried, found.urls):
         found.add(url, await compare(url, without_param(url, found.name)))
-        if tally.changed or covered() >= config.min_share * total:
+        if found.changed(rule) or covered() >= config.min_share * total:
             break
 
 
@@ -208,14 +217,16 @@ async def _settle_disagreement(
 
     A template with successful samples and no change, but fewer than ``min_samples`` of
     them, gets more samples of its own (at most ``samples`` in all on it). Only templates
-    that disagree pay: without a change elsewhere nothing more is drawn.
+    that disagree pay: without a change elsewhere nothing more is drawn. A change is one the
+    rule counts, on the template's own samples.
     """
-    if not found.changed_templates(ChangeRule(config.threshold)):
+    rule = ChangeRule(config.threshold)
+    if not found.changed_templates(rule):
         return
     could_differ = _templates_with_values(found.group, found.name, config.min_samples)
     for template in sorted(found.by_template):
         tally = found.by_template[template]
-        if tally.changed or not tally.tested or tally.tested >= config.min_samples:
+        if found.changed_on(template, rule) or not 0 < tally.tested < config.min_samples:
             continue
         if template not in could_differ:
             continue
@@ -223,7 +234,7 @@ async def _settle_disagreement(
         more = picker.more_of_template(found.name, template, found.urls, room)
         for drawn, url in enumerate(more, start=1):
             found.add(url, await compare(url, without_param(url, found.name)))
-            if tally.changed or tally.tested >= config.min_samples:
+            if found.changed_on(template, rule) or tally.tested >= config.min_samples:
                 break
             if tally.tested + len(more) - drawn < config.min_samples:
                 break  # too few left to reach min_samples
@@ -261,8 +272,7 @@ def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str])
     counts = (tally.tested, tally.changed, tally.failed)
     seen = coverage(tally, found.spread)
     extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
-    rule = ChangeRule(config.threshold)
-    if rule.changed(tally.changed, tested=tally.tested) or found.changed_templates(rule):
+    if found.changed(ChangeRule(config.threshold)):
         extra["cause"] = VerdictCause.CHANGED.value
         return ParamVerdict("non-neutral", *counts, extra=extra)
     reason, cause = _want(found, config)
@@ -315,11 +325,13 @@ def _scoped(
 ) -> dict[str, ParamVerdict]:
     """Each template's own verdict, where some template is neutral on its own evidence.
 
-    Neutral on a template: ``min_samples`` successful samples there, no change, and the
-    template's values of the other parameters covered (those of the ``required`` kept
-    companions by share of the template's URLs); changed where its samples changed. A
-    template with less evidence gets no scope (the pattern's keep holds there).
+    Neutral on a template: ``min_samples`` successful samples there, no change the rule
+    counts, and the template's values of the other parameters covered (those of the
+    ``required`` kept companions by share of the template's URLs); changed where its samples
+    show a change the rule counts. A template with less evidence gets no scope (the
+    pattern's keep holds there).
     """
+    rule = ChangeRule(config.threshold)
     out: dict[str, ParamVerdict] = {}
     for template, tally in sorted(found.by_template.items()):
         spread = Spread.of(
@@ -333,12 +345,11 @@ def _scoped(
         seen = coverage(tally, spread)
         extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
         counts = (tally.tested, tally.changed, tally.failed)
-        if found.changed_on(template, ChangeRule(config.threshold)):
+        if found.changed_on(template, rule):
             extra["cause"] = VerdictCause.CHANGED.value
             out[template] = ParamVerdict("non-neutral", *counts, extra=extra)
         elif (
-            not tally.changed
-            and tally.tested >= config.min_samples
+            tally.tested >= config.min_samples
             and not coverage_gap(seen, config.min_contexts, kinds=("companions",))
             and not companion_gap(seen, required, config.min_share)
         ):

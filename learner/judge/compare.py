@@ -58,17 +58,6 @@ class Comparison:
         """Whether the only difference was in screen tiles (same text, title, status, height)."""
         return self.changes == {"tiles"} and self.distances.get("height_px", 1.0) == 0
 
-    def as_dict(self) -> dict[str, object]:
-        """Return a plain dict for JSON output."""
-        return {
-            "verdict": self.verdict,
-            "reasons": list(self.reasons),
-            "changes": sorted(self.changes),
-            "distances": dict(self.distances),
-            "noise": dict(self.noise),
-        }
-
-
 
 def compare(
     reference: Fingerprint,

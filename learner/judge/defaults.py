@@ -19,7 +19,8 @@ A value is a default only when all of these hold:
 - at least ``min_samples`` samples came out "same", each in its own context (path and
   values of the other parameters);
 - no sample changed and no sample failed (testing stops at the first that does: a wrong
-  default merges distinct pages silently, so any doubt keeps the value);
+  default merges distinct pages silently, so any doubt keeps the value); whatever
+  ``--threshold`` says, one change rejects a value (:data:`~learner.judge.rate.ANY_CHANGE`);
 - the successful samples cover ``min_contexts`` paths and values of the other parameters,
   where the pattern has them, and path templates holding ``min_share`` of the pattern's
   URLs: the normalizer applies a default to every URL of the pattern.
@@ -51,6 +52,7 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.classify import Compare
+from learner.judge.rate import ANY_CHANGE
 from learner.judge.tally import (
     Spread,
     Tally,
@@ -248,7 +250,7 @@ async def _test_value(
     evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
     counts = {"tested": tally.tested, "changed": tally.changed, "failed": tally.failed}
     reason = ""
-    if tally.changed:
+    if ANY_CHANGE.changed(tally.changed, tested=tally.tested):
         reason = "the page changed without the parameter"
     elif tally.failed:
         reason = "a sample could not be decided (" + "; ".join(tally.reasons[:3]) + ")"
@@ -453,7 +455,7 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
     those values, kept for any other. Otherwise a value stayed undecided (its samples
     failed, or too few contexts carry it) and so does the parameter.
     """
-    changed = [t.value for t in trials if t.default is None and t.why.get("changed")]
+    changed = [t.value for t in trials if t.default is None and _changed(t.why)]
     defaults = sorted(verdict.defaults)
     if changed:
         cause = VerdictCause.CHANGED
@@ -470,6 +472,11 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
             else f"tested value by value, undecided: {', '.join(undecided)}"
         )
     return replace(verdict, reason=reason, extra={**verdict.extra, "cause": cause.value})
+
+
+def _changed(why: Mapping[str, Any]) -> bool:
+    """Whether a rejected value's own samples changed the page (its counts, where tested)."""
+    return ANY_CHANGE.changed(int(why.get("changed", 0)), tested=int(why.get("tested", 0)))
 
 
 def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
@@ -547,8 +554,9 @@ async def check_joint_defaults(
         if outcome.outcome != "same":
             break
     found = coverage(tally, spread)
-    if tally.changed or tally.failed:
-        why = "the page changed" if tally.changed else "a sample could not be decided"
+    changed = ANY_CHANGE.changed(tally.changed, tested=tally.tested)
+    if changed or tally.failed:
+        why = "the page changed" if changed else "a sample could not be decided"
         return None, {"names": names, "samples": tally.samples, "reason": why}
     if gap := companion_gap(found, kept, config.min_share):
         return None, {"names": names, "samples": tally.samples, "reason": gap}

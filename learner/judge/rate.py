@@ -6,15 +6,22 @@ succeeded (a failed sample shows nothing either way); a run that stops early ask
 verdict is a change whatever the samples still to come show, which is the verdict's rule with
 every one of them counted as a success without a change. At the default threshold of 0 both
 read "at least one change".
+
+Every decision on a change goes through a :class:`ChangeRule`: a parameter's verdict over its
+pattern and over each path template (:mod:`learner.judge.classify`), the evidence a domain's
+patterns share (:mod:`learner.judge.shared`), a listed name's spot checks
+(:mod:`learner.judge.listed`), and default values (:mod:`learner.judge.defaults`), which
+take :data:`ANY_CHANGE` whatever the threshold.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from samepage.learned import changed_too_often
 
-__all__ = ["ChangeRule"]
+__all__ = ["ANY_CHANGE", "ChangeRule"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,3 +48,12 @@ class ChangeRule:
         The worst case for a change is that each of them succeeds and shows none.
         """
         return self.changed(changed, tested=tested + left)
+
+
+ANY_CHANGE: Final = ChangeRule(0.0)
+"""Any change counts: the rule at the default threshold, and the rule of default values.
+
+A default value is dropped from every URL of its pattern, and the learned format takes one
+only on samples that never showed another page: the threshold does not apply to it, and one
+change rejects a value (alone or in a joint check of defaults).
+"""

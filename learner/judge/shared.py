@@ -5,14 +5,17 @@ studied, yet its URLs are pages of templates the studied patterns sampled. For e
 (template, name), :func:`shared_evidence` combines the samples of every studied pattern that
 has the name, on URLs of that template:
 
-- any confirmed change, or a joint check that kept the name, makes it non-neutral;
+- a change the change-rate rule counts (:mod:`learner.judge.rate`), over the template's
+  samples of every pattern or of one of them, or a joint check that kept the name, makes it
+  non-neutral;
 - a pattern that kept the name for want of samples across its kept companions' values
   keeps it: those values decide whether the name matters, and an unstudied pattern's URLs
   may hold the very values its samples never met;
 - it is neutral only with ``min_samples`` successful samples on the template across the
-  patterns, no change, and no pattern whose samples there all failed;
+  patterns, no change the rule counts, and no pattern whose samples there all failed;
 - a value a pattern learned as a default from samples on the template is a default there,
-  unless a sample on the template showed that value change the page.
+  unless a sample on the template showed that value change the page (the threshold does not
+  apply to a default: one change rejects it).
 
 Each verdict's ``extra["patterns"]`` lists the patterns it rests on. A pure function of the
 learned entries, so a domain resumed from its checkpoint shares exactly the same evidence.
@@ -24,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from learner.judge.rate import ChangeRule
 from learner.judge.verdicts import VerdictCause, cause_of
 from learner.plan.sampling import param_values, template_of
 from samepage import (
@@ -66,12 +70,19 @@ class _Evidence:
             self.changed[pattern] += 1
             self.changed_values.update(values)
 
-    def verdict(self, min_samples: int) -> ParamVerdict:
+    def shows_change(self, rule: ChangeRule) -> bool:
+        """Whether the samples show a change the rule counts: in all, or of one pattern."""
+        tested, changed = sum(self.tested.values()), sum(self.changed.values())
+        return rule.changed(changed, tested=tested) or any(
+            rule.changed(self.changed[p], tested=self.tested[p]) for p in self.tested
+        )
+
+    def verdict(self, min_samples: int, rule: ChangeRule) -> ParamVerdict:
         patterns = sorted(set(self.tested) | self.joint_kept | self.uncovered)
         counts = (sum(self.tested.values()), sum(self.changed.values()), sum(self.failed.values()))
         failed_only = sorted(p for p in self.tested if self.failed[p] and not self.tested[p])
         reason = ""
-        if counts[1]:
+        if self.shows_change(rule):
             cause = VerdictCause.CHANGED
         elif self.joint_kept:
             cause = VerdictCause.JOINT_CHECK
@@ -121,7 +132,11 @@ def _default_templates(default: DefaultValue) -> dict[str, int]:
 
 
 def shared_evidence(
-    patterns: Mapping[str, PatternEntry], normalizer: MIQPSNormalizer, min_samples: int
+    patterns: Mapping[str, PatternEntry],
+    normalizer: MIQPSNormalizer,
+    min_samples: int,
+    *,
+    rule: ChangeRule,
 ) -> dict[str, TemplateScope]:
     """The shared verdicts of a domain's studied patterns, per template (see the module).
 
@@ -129,6 +144,7 @@ def shared_evidence(
         patterns: the domain's studied patterns, by pattern key.
         normalizer: reads the samples' URLs as the learner grouped them (blocklist applied).
         min_samples: successful samples a neutral verdict needs on a template.
+        rule: the change-rate rule the patterns were decided with (``--threshold``).
     """
     evidence: dict[tuple[str, str], _Evidence] = {}
     urls: dict[str, dict[str, int]] = {}
@@ -163,7 +179,7 @@ def shared_evidence(
                     evidence.setdefault((template, name), _Evidence()).uncovered.add(key)
     by_template: dict[str, dict[str, ParamVerdict]] = {}
     for (template, name), found in sorted(evidence.items()):
-        by_template.setdefault(template, {})[name] = found.verdict(min_samples)
+        by_template.setdefault(template, {})[name] = found.verdict(min_samples, rule)
     return {
         template: TemplateScope(
             sum(urls.get(template, {}).values()),

@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from learner.plan.sampling import PatternGroup, sample_seed, template_urls
+from samepage.urls import pattern_names
 
 __all__ = [
     "LEFT_SHOWN",
@@ -84,7 +85,7 @@ class PatternWeight:
     @property
     def names(self) -> tuple[str, ...]:
         """The parameter names of the pattern."""
-        return tuple(self.pattern.split("&"))
+        return tuple(pattern_names(self.pattern))
 
     def on(self, template: str) -> float:
         """The pattern's observed URLs on ``template`` (a share of :attr:`urls`)."""

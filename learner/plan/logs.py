@@ -27,7 +27,7 @@ from learner.plan.log_lines import observed_text, text_log_reader
 from learner.plan.sampling import MAX_GROUP_URLS, make_group, template_of, url_parts
 from learner.plan.targets import Target
 from samepage import MIQPSNormalizer
-from samepage.formats import file_format
+from samepage.formats import table_format
 
 __all__ = ["LogFormat", "duckdb_errors", "input_format", "plan_files"]
 
@@ -36,9 +36,12 @@ _TEXT_LINES = "text_log_lines"
 
 
 def input_format(path: str) -> LogFormat:
-    """The format of a URL log by its extension: Parquet, CSV, else text (one URL a line)."""
-    found = file_format(path, compressions=(".gz",))
-    return found if found == "parquet" or found == "csv" else "text"
+    """The format of a URL log by its extension: Parquet, CSV, else text (one URL a line).
+
+    Tables are named as samepage's table commands name them
+    (:func:`samepage.formats.table_format`: DuckDB reads them, ``.gz`` and ``.zst`` included).
+    """
+    return table_format(path) or "text"
 
 
 def _observed(line: str | bytes | None) -> str | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from samepage import InvalidURL, MIQPSNormalizer, path_template, query_params, url_host
+from samepage.urls import pattern_names
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class PatternGroup:
     @property
     def names(self) -> list[str]:
         """The parameter names of the pattern."""
-        return self.pattern.split("&")
+        return pattern_names(self.pattern)
 
     def static_of(self, url: str) -> str:
         """The blocklist-normalised form of one of the group's URLs."""

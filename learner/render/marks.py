@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from learner.plan.sampling import param_values
 from samepage import InvalidURL, MIQPSNormalizer
+from samepage.urls import pattern_names
 
 __all__ = ["MAX_MARKS", "page_marks"]
 
@@ -39,7 +40,7 @@ def _read(url: str) -> tuple[tuple[str, str, str], dict[str, tuple[str, ...]]] |
     except (InvalidURL, ValueError):
         return None
     parts = urlsplit(static)
-    values = {n: param_values(static, n) for n in pattern.split("&") if n}
+    values = {n: param_values(static, n) for n in pattern_names(pattern)}
     return (parts.scheme, parts.netloc, parts.path), values
 
 

@@ -242,8 +242,8 @@ async def learn_domain(
         for group in chosen:
             if group.pattern not in patterns:
                 patterns[group.pattern] = _untested(group, reason)
-    shared = shared_evidence(patterns, run.normalizer, run.config.min_samples)
     rule = ChangeRule(run.config.threshold)
+    shared = shared_evidence(patterns, run.normalizer, run.config.min_samples, rule=rule)
     stats.listed, keep = listed_account(listed.tallies, rule, listed.renders)
     stats.aliases, rules = aliases.account, aliases.rules
     if serves_one_page(stats.counters.outcomes):

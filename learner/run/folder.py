@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,14 +18,12 @@ from typing import Any
 
 from learner.errors import ConfigError
 from learner.model import PairOutcome
-from learner.run.store import RunLayout, comparison_scope, read_checkpoint
+from learner.run.store import SAFE_NAME, RunLayout, comparison_scope, read_checkpoint
 from samepage import LearnedFormatError, LearnedSet, load_learned
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["ReportImages", "RunFolder", "read_run_folder"]
-
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +71,7 @@ def read_run_folder(folder: Path) -> RunFolder:
         stats = loaded if isinstance(loaded, dict) else {}
     except (OSError, ValueError, RecursionError):
         logger.warning("%s: no readable stats.json; totals are left out", folder)
-    parts = (folder, *_domain_folders(folder))
+    parts = layout.parts()
     # A run folder reused with other render settings keeps the older comparisons' lines:
     # they are not the evidence of this run's verdicts. A later line wins.
     scope = _scope(stats)
@@ -86,15 +83,6 @@ def read_run_folder(folder: Path) -> RunFolder:
     if not pairs:
         logger.warning("%s: no comparisons; the report shows verdicts without evidence", folder)
     return RunFolder(folder, learned, stats, pairs, parts)
-
-
-def _domain_folders(folder: Path) -> list[Path]:
-    """The domain folders of a Ray run (``domains/*/``), by name; none for a single process."""
-    try:
-        found = [p for p in RunLayout(folder).domains.iterdir() if _SAFE_NAME.fullmatch(p.name)]
-    except OSError:
-        return []
-    return sorted(p for p in found if p.is_dir() and not p.is_symlink())
 
 
 def _scope(stats: Mapping[str, Any]) -> str | None:
@@ -127,7 +115,7 @@ class ReportImages:
         if not isinstance(relative, str):
             return None
         folder, _, name = relative.partition("/")
-        if folder != "evidence" or not _SAFE_NAME.fullmatch(name):
+        if folder != "evidence" or not SAFE_NAME.fullmatch(name):
             return None  # never follow a path out of the evidence folder
         src = next((d / name for d in self.sources if _plain_file(d / name)), None)
         if src is None:

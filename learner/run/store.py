@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,17 +41,21 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "COMPARISON_VERSION",
+    "SAFE_NAME",
     "RunLayout",
     "RunStore",
     "comparison_scope",
     "read_checkpoint",
     "read_pair",
-    "saved_comparisons",
+    "resumable_comparisons",
     "write_json_atomic",
 ]
 
 # Bumped whenever rendering or comparison changes meaning, so old checkpoints are not reused.
 COMPARISON_VERSION = 2
+
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+"""A name a run folder's reader follows: no path, no leading dot, not too long."""
 
 
 def comparison_scope(settings: Mapping[str, Any]) -> str:
@@ -111,6 +116,18 @@ class RunLayout:
     def domains(self) -> Path:
         """The domain folders of a Ray run, each laid out as a run folder's checkpoint part."""
         return self.folder / "domains"
+
+    def parts(self) -> tuple[Path, ...]:
+        """The folders that hold a checkpoint and evidence: this one, then a Ray run's.
+
+        A Ray run's domain folders (``domains/*/``) come by name; a link, or a name that is
+        not :data:`SAFE_NAME`, is never followed.
+        """
+        try:
+            found = [p for p in self.domains.iterdir() if SAFE_NAME.fullmatch(p.name)]
+        except OSError:
+            found = []
+        return (self.folder, *sorted(p for p in found if p.is_dir() and not p.is_symlink()))
 
 
 def read_pair(line: bytes | str, scope: str | None) -> PairOutcome | Literal[False] | None:
@@ -313,10 +330,17 @@ class RunStore:
         write_json_atomic(self.layout.run, settings)
 
 
-def saved_comparisons(folder: Path) -> int:
-    """How many finished comparisons the run folder's checkpoint holds (complete lines)."""
-    try:
-        with open(RunLayout(folder).checkpoint, "rb") as handle:
-            return sum(1 for line in handle if line.endswith(b"\n"))
-    except OSError:
-        return 0
+def resumable_comparisons(folder: Path, scope: str) -> int:
+    """How many finished comparisons a rerun of ``scope`` in ``folder`` reads back.
+
+    The distinct readable pairs of ``scope`` in the checkpoints of the folder and of a Ray
+    run's domain folders (:meth:`RunLayout.parts`): lines of another scope (a run with other
+    render settings), torn or unreadable lines, and repeats are not counted.
+    """
+    return len(
+        {
+            (outcome.original, outcome.candidate)
+            for part in RunLayout(folder).parts()
+            for outcome in read_checkpoint(RunLayout(part).checkpoint, scope)
+        }
+    )

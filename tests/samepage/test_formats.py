@@ -73,7 +73,8 @@ def test_every_reader_takes_its_formats_from_the_table() -> None:
     }
     logs = {n: input_format(n) for n in names}
     assert {n for n, f in logs.items() if f == "parquet"} == {"a.parquet", "a.pq", "a.parquet.gz"}
-    assert {n for n, f in logs.items() if f == "csv"} == {"a.csv", "a.CSV.gz"}
+    assert {n for n, f in logs.items() if f == "csv"} == {"a.csv", "a.CSV.gz", "a.csv.zst"}
+    assert all(logs[n] == (cli_tables[n] or "text") for n in names)
     plans = {}
     for name in names:
         try:

@@ -10,6 +10,7 @@ from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.classify import classify_pattern
+from learner.judge.rate import ANY_CHANGE
 from learner.judge.shared import shared_evidence
 from learner.judge.tally import Spread, Tally, coverage, covered_share, share_gap
 from learner.judge.verdicts import account, cause_of
@@ -249,7 +250,7 @@ def _item(n: int, size: str = "m") -> str:
 def test_shared_evidence_combines_patterns_per_template() -> None:
     one = PatternEntry(5, {"size": _kept_with([(_item(1), "same"), (_item(2), "same")])})
     two = PatternEntry(5, {"size": _kept_with([(_item(3), "same")])})
-    shared = shared_evidence({"a&size": one, "b&size": two}, MIQPSNormalizer(), 3)
+    shared = shared_evidence({"a&size": one, "b&size": two}, MIQPSNormalizer(), 3, rule=ANY_CHANGE)
     size = shared["/item/{id}"].params["size"]
     # Neither pattern had min_samples on its own; together they have.
     assert size.neutral and size.tested == 3
@@ -265,7 +266,7 @@ def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() ->
     joint = PatternEntry(1, {"size": _kept_with([(_item(9), "same")], cause="joint-check")})
     for other, cause in ((changed, "changed"), (failed, "failed-samples"), (joint, "joint-check")):
         shared = shared_evidence(
-            {"a&size": PatternEntry(3, {"size": same}), "b": other}, normalizer, 3
+            {"a&size": PatternEntry(3, {"size": same}), "b": other}, normalizer, 3, rule=ANY_CHANGE
         )
         size = shared["/item/{id}"].params["size"]
         assert (size.verdict, cause_of(size).value) == ("non-neutral", cause)
@@ -273,7 +274,9 @@ def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() ->
     elsewhere = PatternEntry(
         1, {"size": _kept_with([("https://s.example/cart?size=m", "changed")])}
     )
-    shared = shared_evidence({"a": PatternEntry(3, {"size": same}), "b": elsewhere}, normalizer, 3)
+    shared = shared_evidence(
+        {"a": PatternEntry(3, {"size": same}), "b": elsewhere}, normalizer, 3, rule=ANY_CHANGE
+    )
     assert shared["/item/{id}"].params["size"].neutral
     assert not shared["/cart"].params["size"].neutral
 
@@ -293,6 +296,7 @@ def test_shared_defaults_hold_unless_the_value_changed_a_page_of_the_template() 
         {"a&size": PatternEntry(4, {"size": learned}), "b&size": PatternEntry(1, {"size": other})},
         MIQPSNormalizer(),
         3,
+        rule=ANY_CHANGE,
     )
     size = shared["/item/{id}"].params["size"]
     assert not size.neutral and set(size.defaults) == {"m"}
@@ -343,7 +347,7 @@ async def test_the_normalizer_applies_shared_verdicts_to_a_pattern_not_studied()
         pattern_group("color&id&size", urls), config, comparer(item, []), seed="t"
     )
     patterns = {"color&id&size": entry}
-    shared = shared_evidence(patterns, MIQPSNormalizer(), config.min_samples)
+    shared = shared_evidence(patterns, MIQPSNormalizer(), config.min_samples, rule=ANY_CHANGE)
     assert shared["/item"].params["size"].neutral
     learned = LearnedSet({"s.example": DomainEntry(patterns, shared=shared)})
     normalizer = MIQPSNormalizer(learned=learned)

@@ -66,6 +66,25 @@ def test_fixture_log_as_text_csv_and_parquet_plans_as_in_memory(tmp_path: Path) 
         assert list(got) == expected, name
 
 
+def test_compressed_csv_logs_plan_as_the_plain_one(tmp_path: Path) -> None:
+    import duckdb
+
+    urls = observed_urls()
+    plain = tmp_path / "urls.csv"
+    plain.write_text("n,u\n" + "".join(f'{i},"{u}"\n' for i, u in enumerate(urls)))
+    expected = list(plan_files(FIXTURE_TARGETS, [str(plain)], SETTINGS, column="u"))
+    assert expected == plan_urls(FIXTURE_TARGETS, urls, SETTINGS)
+    for name, codec in (("urls.csv.gz", "gzip"), ("urls.CSV.zst", "zstd")):
+        packed = tmp_path / name
+        duckdb.sql(
+            f"COPY (SELECT * FROM read_csv('{plain}')) TO '{packed}' "
+            f"(FORMAT csv, HEADER, COMPRESSION {codec})"
+        )
+        assert packed.read_bytes()[:2] != plain.read_bytes()[:2], name  # compressed
+        got = plan_files(FIXTURE_TARGETS, [str(packed)], SETTINGS, column="u")
+        assert list(got) == expected, name
+
+
 def test_generated_log_plans_as_in_memory_in_any_order_and_sharding(tmp_path: Path) -> None:
     lines = list(generate_log(60_000, sites=40, seed=3))
     targets = [parse_target(k) for k in domains(40)[::3]]

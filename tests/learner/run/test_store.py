@@ -10,7 +10,7 @@ import pytest
 
 from learner.errors import ConfigError
 from learner.model import Cause, PairOutcome, RenderFailure, SampleEvidence
-from learner.run.store import RunStore
+from learner.run.store import RunLayout, RunStore, resumable_comparisons
 
 
 async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(
@@ -31,6 +31,26 @@ async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(
         assert again.from_earlier_run("https://a/?x=2", "https://a/")
     async with RunStore(tmp_path, scope="s2", evidence_budget_bytes=100) as other:
         assert other.resumed == 0 and other.finished("https://a/?x=1", "https://a/") is None
+
+
+async def test_the_comparisons_a_rerun_resumes_are_counted_by_scope(tmp_path: Path) -> None:
+    async with RunStore(tmp_path, scope="s1", evidence_budget_bytes=100) as store:
+        store.record(PairOutcome("https://a/?x=1", "https://a/", "same"))
+    async with RunStore(tmp_path, scope="s2", evidence_budget_bytes=100) as store:
+        store.record(PairOutcome("https://a/?x=2", "https://a/", "same"))
+    # A Ray run keeps a checkpoint per domain folder; a torn line and a repeat count nothing.
+    domain = RunLayout(tmp_path).domains / "b.example-0123abcd"
+    async with RunStore(domain, scope="s1", evidence_budget_bytes=100) as store:
+        store.record(PairOutcome("https://b/?y=1", "https://b/", "changed"))
+    async with RunStore(tmp_path, scope="s1", evidence_budget_bytes=100) as store:
+        store.record(PairOutcome("https://a/?x=1", "https://a/", "same"))  # recorded again
+    with open(RunLayout(tmp_path).checkpoint, "a", encoding="utf-8") as handle:
+        handle.write('{"scope": "s1", "pair": {"original": "https://a/?x=3", "candidate": ')
+    assert RunLayout(tmp_path).checkpoint.read_text().count("\n") == 3
+    assert resumable_comparisons(tmp_path, "s1") == 2
+    assert resumable_comparisons(tmp_path, "s2") == 1
+    assert resumable_comparisons(tmp_path, "s3") == 0
+    assert resumable_comparisons(tmp_path / "missing", "s1") == 0
 
 
 async def test_evidence_budget_is_enforced_and_images_are_stored_once(tmp_path: Path) -> None:
