@@ -32,9 +32,11 @@ test: setup lint-check
 test-engines-parallel: setup
 	$(PYTEST) -n auto --dist loadfile -m "$(ENGINES)"
 
-# Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner loop.
+# Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner
+# loop, with a quarter of the property tests' examples (tests/plugins/properties.py; `make test`
+# runs them all).
 test-fast: setup
-	$(PYTEST) -n auto -m "not ($(ENGINES))"
+	SAMEPAGE_PROPERTY_SCALE=0.25 $(PYTEST) -n auto -m "not ($(ENGINES))"
 
 bench: setup
 	$(PY) -m pip install --quiet -e ".[bench]"

@@ -15,6 +15,7 @@ pytest_plugins = (
     "tests.plugins.engine_guard",
     "tests.plugins.apps",
     "tests.plugins.scheduling",
+    "tests.plugins.properties",
 )
 
 _PROXY_VARIABLES = (

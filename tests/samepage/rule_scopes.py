@@ -16,6 +16,7 @@ snapshot does not hold (Zyte's rules, uBlock Origin's filters), which name whole
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -111,6 +112,15 @@ def _group_keys() -> tuple[str, ...]:
     return tuple(accounting._NORM.rules.domains)
 
 
+@cache
+def _keys_extending(host: str) -> tuple[str, ...]:
+    """The group host keys that start with ``host`` and a dot (``mercadolibre.com.ar``)."""
+    keys = sorted(_group_keys())
+    start = bisect.bisect_left(keys, host + ".")
+    end = bisect.bisect_left(keys, host + "/")  # "/" is the character after "."
+    return tuple(keys[start:end])
+
+
 def _in_group(host: str, group_hosts: Iterable[str]) -> bool:
     return any(host == key or host.endswith("." + key) for key in group_hosts)
 
@@ -130,7 +140,7 @@ def scope_places(scope: dict[str, Any]) -> tuple[Place, ...] | None:
         if not path and not scope["match"].endswith("$"):
             # Nothing after the domain: "mercadolibre\.com" also matches the start of
             # mercadolibre.com.ar, so the platform's hosts that extend it are covered.
-            hosts += [k for h in where.hosts for k in _group_keys() if k.startswith(h + ".")]
+            hosts += [k for h in where.hosts for k in _keys_extending(h)]
         return tuple(Place(h, path) for h in dict.fromkeys(hosts)) or None
     if list_id.startswith("adguard"):
         return _adguard_places(scope["match"])
@@ -181,35 +191,70 @@ def _literal_head(pattern: str) -> str:
     return head.lower()
 
 
+@cache
 def _matches(list_id: str, entry: str, name: str, prefix: bool) -> bool:
     """Whether the list ``entry`` strips ``name`` (every name starting with it, for ``prefix``)."""
     if list_id.startswith("adguard") and entry.startswith("/") and entry.endswith("/"):
         body = entry[1:-1]
         if prefix:
             return _literal_head(body.removeprefix("^")).startswith(name)
-        try:  # matched against the whole "name=value" pair
-            return re.search(body, name + "=x", re.I) is not None
-        except re.error:
-            return False
+        found = _regex(body)  # matched against the whole "name=value" pair
+        return found is not None and found.search(name + "=x") is not None
     if list_id == "clearurls":
         if prefix:
             return _literal_head(entry).startswith(name)
-        try:
-            return re.fullmatch(entry, name, re.I) is not None
-        except re.error:
-            return False
+        found = _regex(entry)
+        return found is not None and found.fullmatch(name) is not None
     if prefix:
         return unquote(entry).lower().startswith(unquote(name))
     return unquote(entry).lower() == unquote(name)
 
 
 @cache
-def _scopes_of(list_id: str) -> tuple[tuple[dict[str, Any], tuple[Place, ...] | None], ...]:
-    return tuple(
-        (scope, scope_places(scope))
-        for scope in accounting.snapshot()["scopes"]
-        if scope["list"] == list_id and scope["field"] != "redirections"
-    )
+def _regex(pattern: str) -> re.Pattern[str] | None:
+    """A list's regular expression, compiled once (``None``: Python cannot read it)."""
+    try:
+        return re.compile(pattern, re.I)
+    except re.error:
+        return None
+
+
+@dataclass(frozen=True)
+class _StoredScope:
+    """A stored scope of one list, its places, and its entries ready to match a name."""
+
+    scope: dict[str, Any]
+    places: tuple[Place, ...] | None
+    plain: frozenset[str]
+    """Its entries that name one parameter, as :func:`_matches` compares them."""
+    patterns: tuple[str, ...]
+    """Its other entries (regular expressions)."""
+
+    def strips(self, list_id: str, name: str, prefix: bool) -> bool:
+        if prefix:
+            return any(_matches(list_id, e, name, prefix) for e in self.scope["entries"])
+        if unquote(name) in self.plain:
+            return True
+        return any(_matches(list_id, e, name, prefix) for e in self.patterns)
+
+
+def _is_pattern(list_id: str, entry: str) -> bool:
+    if list_id == "clearurls":
+        return True
+    return list_id.startswith("adguard") and entry.startswith("/") and entry.endswith("/")
+
+
+@cache
+def _scopes_of(list_id: str) -> tuple[_StoredScope, ...]:
+    found = []
+    for scope in accounting.snapshot()["scopes"]:
+        if scope["list"] != list_id or scope["field"] == "redirections":
+            continue
+        entries = scope["entries"]
+        plain = frozenset(unquote(e).lower() for e in entries if not _is_pattern(list_id, e))
+        patterns = tuple(e for e in entries if _is_pattern(list_id, e))
+        found.append(_StoredScope(scope, scope_places(scope), plain, patterns))
+    return tuple(found)
 
 
 def cited_lists(source: str) -> tuple[set[str], bool]:
@@ -258,10 +303,9 @@ def _scopes_stripping(
 ) -> Iterator[tuple[dict[str, Any], set[Place]]]:
     """Each stored scope of ``lists`` that strips ``name``, with its places on the group."""
     for list_id in lists:
-        for scope, scope_place in _scopes_of(list_id):
-            if scope_place is None:
-                continue
-            if not any(_matches(list_id, e, name, prefix) for e in scope["entries"]):
+        for stored in _scopes_of(list_id):
+            scope, scope_place = stored.scope, stored.places
+            if scope_place is None or not stored.strips(list_id, name, prefix):
                 continue
             places: set[Place] = set()
             for place in scope_place:

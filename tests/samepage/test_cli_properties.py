@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from samepage import InvalidURL, escape_undecodable, normalize_url
 from samepage.cli import main
+from tests.plugins.properties import examples
 
 _PIECES = [
     b"https://a.example/",
@@ -86,7 +87,9 @@ def _run_on_bytes(data: bytes, *args: str) -> tuple[int, bytes, str]:
         return status, out.getvalue(), err.getvalue()
 
 
-_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @_SETTINGS
@@ -145,7 +148,7 @@ def test_explain_answers_0_or_2(data: bytes) -> None:
         assert status == 2 and err.startswith("samepage: ") and err.count("\n") == 1
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(_INPUT)
 def test_the_real_process_never_shows_a_traceback(data: bytes) -> None:
     result = subprocess.run(

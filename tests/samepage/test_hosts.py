@@ -12,6 +12,7 @@ import samepage._hosts as hosts
 from samepage import MIQPSNormalizer
 from samepage._hosts import KeyTails, host_suffixes, lookup_host
 from samepage.learned import LearnedSet
+from tests.plugins.properties import examples
 
 
 class _CountingMapping(Mapping[str, int]):
@@ -85,7 +86,7 @@ _label = st.text("ab1.", max_size=3)
 _name = st.lists(_label, min_size=1, max_size=4).map(".".join)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.lists(_name, max_size=6), _name)
 def test_key_tails_never_hide_a_key_that_covers_the_host(keys: list[str], host: str) -> None:
     table = dict.fromkeys(keys, 1)

@@ -27,6 +27,7 @@ from samepage import (
 )
 from samepage.cli import main
 from samepage.learned import dumps_learned, parse_json
+from tests.plugins.properties import examples
 
 _NAMES = ("a", "b", "c", "ref")  # "ref" is also an ambiguous name: dropped for "twitter"
 _VALUES = ("1", "2", "twitter", "")  # "" is the value of "a=", never of a bare "a"
@@ -106,7 +107,7 @@ _query = st.lists(
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(_learned(), _query, st.sampled_from(_PATHS), st.sampled_from(["shared", "keep", "domain"]))
 def test_every_key_normalises_to_itself(
     doc: dict[str, Any], query: str, path: str, fallback: str
@@ -163,7 +164,7 @@ def _aliased(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     _aliased(),
     _query,
@@ -224,7 +225,7 @@ def _with_numbers(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_with_numbers(), _query, st.sampled_from(_PATHS))
 def test_numbers_of_any_size_give_a_format_error_or_a_working_set(
     doc: dict[str, Any], query: str, path: str
@@ -245,7 +246,7 @@ def test_numbers_of_any_size_give_a_format_error_or_a_working_set(
         dumps_learned(learned)  # or writes what the reader reads
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_learned())
 def test_what_the_writer_writes_the_reader_reads(doc: dict[str, Any]) -> None:
     learned = load_learned(doc)
@@ -338,7 +339,7 @@ def _every_combination(
     return ((list(chosen), False) for chosen in product(*choices))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_learned())
 def test_the_probes_list_what_every_combination_lists(doc: dict[str, Any]) -> None:
     # The listing probes a few combinations of values per pattern instead of all of them;
@@ -397,7 +398,7 @@ def _huge(field: str, value: Any) -> dict[str, Any]:
     return _set({"a": {"urls": 3, "params": {"a": verdict}}})
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(_with_numbers(), _query, st.sampled_from(_PATHS))
 @example(_huge("tested", 10**400), "a=1", "/p")
 @example(_huge("share", int("9" * 331)), "a=1", "/p")

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from samepage import MIQPSNormalizer
+from tests.plugins.properties import examples
 from tests.samepage.test_cli_properties import _INPUT, _run_on_bytes
 
 _BASE: dict[str, Any] = {
@@ -120,7 +121,9 @@ def _learned_documents(draw: st.DrawFn) -> Any:
     return doc
 
 
-_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 _URLS = (
     b"https://shop.example/p/7?id=1&page=1&sort=new&ref=x\n"
     b"https://shop.example/p/7?id=2&page=2\nhttps://a.example/?utm_source=x\n"

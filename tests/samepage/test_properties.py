@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from samepage import InvalidURL, MIQPSNormalizer, normalize_url, pattern_key, same_page
+from tests.plugins.properties import examples
 
 _LEARNED = MIQPSNormalizer(
     learned={
@@ -129,7 +130,7 @@ def _check(norm: MIQPSNormalizer, url: str) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(_urls, st.text(max_size=40)))
 def test_default_normalizer_is_total_and_idempotent(url: str) -> None:
     _check(MIQPSNormalizer(), url)
@@ -140,13 +141,13 @@ def test_default_normalizer_is_total_and_idempotent(url: str) -> None:
         pass
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_urls)
 def test_learned_normalizer_is_total_and_idempotent(url: str) -> None:
     _check(_LEARNED, url)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.text(alphabet=st.characters(codec="utf-8"), max_size=60).map(
         lambda s: "https://example.com/" + s

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from samepage import normalize_url, pattern_key
 from samepage._encoding import _KEPT_ESCAPE, _PCHAR, QUERY, _utf8, normalize_escapes
 from samepage._query import query_pairs
+from tests.plugins.properties import examples
 
 
 @pytest.mark.parametrize(
@@ -58,7 +59,7 @@ def test_pattern_key(url: str, expected: str) -> None:
 _QUERY_TEXT = st.text(alphabet="ab=&%2fF7eE~ \u00e9\udcff+?", max_size=24)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(_QUERY_TEXT)
 def test_a_query_normalised_whole_has_the_pieces_normalised_one_by_one(query: str) -> None:
     # "&" is never escaped nor unescaped and no escape spans it: one pass for the query.
@@ -69,7 +70,7 @@ def test_a_query_normalised_whole_has_the_pieces_normalised_one_by_one(query: st
 _DEFINED_CLEAN = re.compile(f"(?:[{_PCHAR}/?]|{_KEPT_ESCAPE})*")
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(_QUERY_TEXT)
 def test_the_normal_form_check_accepts_exactly_the_strings_of_its_definition(text: str) -> None:
     # Plain characters or escapes already in normal form, in any order.
@@ -101,7 +102,7 @@ def _escapes_by_definition(text: str) -> str:
     return "".join(out)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(_QUERY_TEXT)
 def test_escapes_are_normalised_as_their_definition_says(text: str) -> None:
     # Upper-case hex, unreserved characters decoded, a stray "%" and raw characters escaped.

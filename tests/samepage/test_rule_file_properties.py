@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from samepage import MIQPSNormalizer
 from samepage._rewrite import session_triggers
 from samepage.rules import RuleSet
+from tests.plugins.properties import examples
 
 # Characters a normalised path carries as they are, "/" aside.
 _PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~;=()!*:@,$+'"
@@ -46,7 +47,7 @@ def _rule_file_and_url(draw: st.DrawFn) -> tuple[dict[str, object], str]:
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_rule_file_and_url())
 def test_the_three_entry_points_apply_a_rule_files_path_rules_alike(
     case: tuple[dict[str, object], str],

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from learner.demo.server import Request, Response, Site, SiteServer
 from samepage import DomainEntry, LearnedSet, ParamVerdict, PatternEntry, dump_learned
 from tests.plugins.engines import engine
+from tests.plugins.properties import examples
 
 engine("scrapy")
 
@@ -281,7 +282,7 @@ _SETTING_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(
         [

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from samepage import InvalidURL, escape_undecodable, normalize_url
 from samepage.cli import main
 from tests.plugins.engines import engine
+from tests.plugins.properties import examples
 
 _PIECES = [
     b"https://a.example/",
@@ -63,7 +64,9 @@ _COLUMNS = st.sampled_from(["string", "binary", "integer"]).flatmap(
         ),
     )
 )
-_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -23,6 +23,7 @@ from samepage import (
 from samepage.learned import dumps_learned
 from samepage.normalizer import Fallback
 from tests.plugins.engines import engine
+from tests.plugins.properties import examples
 
 HOST = "t.example"
 
@@ -490,7 +491,7 @@ ESCAPED = [
 ]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     st.lists(
         st.text(alphabet="ab-_+.9{}id%C3A", max_size=12)

@@ -21,6 +21,7 @@ from learner.judge.verdicts import VerdictCause, account, cause_of
 from learner.plan.companions import RARE, Companion
 from learner.plan.sampling import param_values
 from samepage import PatternEntry
+from tests.plugins.properties import examples
 from tests.site.pure_sites import comparer, pattern_group
 
 CONFIG = LearnerConfig(samples=8, min_samples=3)
@@ -257,7 +258,7 @@ def _logs(draw: st.DrawFn) -> tuple[list[str], dict[str, dict[str, bool]]]:
     return log, matters
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_logs(), st.sampled_from([0.5, 0.8, 0.9]))
 def test_a_neutral_verdict_covers_every_kept_companion_by_share(
     found: tuple[list[str], dict[str, dict[str, bool]]], min_share: float

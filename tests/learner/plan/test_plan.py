@@ -30,6 +30,7 @@ from learner.plan.sampling import MAX_GROUP_URLS, group_by_pattern, without_para
 from learner.plan.targets import parse_target
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
+from tests.plugins.properties import examples
 from tests.site.fixture import FIXTURE_HOSTS, observed_urls
 
 SETTINGS = PlanSettings(top_patterns=MAX_TOP_PATTERNS, samples=4, seed=0)
@@ -345,7 +346,7 @@ _LOG_PIECES = [
 ]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.binary(max_size=8), st.sampled_from(_LOG_PIECES)), max_size=30))
 def test_any_bytes_in_a_text_log_plan_as_crawl_urls_reads_them(pieces: list[bytes]) -> None:
     with tempfile.TemporaryDirectory() as name:
