@@ -16,7 +16,9 @@ values, their other parameters removed): the rule rewrites those URLs too. Each 
 the URL as observed against its rewritten spelling (:func:`samepage.match_alias`, the very
 code the normalizer runs). A control renders the rewritten spelling of *another* value of
 the same context and carried values: it must differ from the sample, or the comparison could
-not tell two pages apart there.
+not tell two pages apart there. The context's other URLs are the candidate's *spares*: a
+sample whose render failed is replaced by one of them (:mod:`learner.judge.aliases`), and a
+control that failed by another value's spelling (``others``).
 
 Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts,
 redirects seen while rendering and ``<link rel="canonical">``; rules with more than one
@@ -34,29 +36,45 @@ from urllib.parse import urlsplit
 from learner.plan.sampling import edit_observed
 from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
 
-__all__ = ["MIN_SHARED", "MIN_VALUES", "AliasCandidate", "AliasSample", "alias_candidates"]
+__all__ = [
+    "MIN_SHARED",
+    "MIN_VALUES",
+    "REPLACEMENTS",
+    "AliasCandidate",
+    "AliasSample",
+    "alias_candidates",
+]
 
 MIN_SHARED = 2
 """Values a parameter and a path segment must share in the log to propose an alias."""
 MIN_VALUES = 3
 """Distinct values an alias's samples cover at least (where the log has them)."""
+REPLACEMENTS = 2
+"""The most times one sample (or control) whose render failed is replaced by another URL
+of its context: a site that fails every render there does not spend the study on it."""
 _PLACEHOLDER = "value"
 _BARE_VALUES = 2
 
 
 @dataclass(frozen=True, slots=True)
 class AliasSample:
-    """One URL ``from`` matches, as observed, and its spelling by ``to``; and a control.
+    """One URL ``from`` matches, as observed, and its spelling by ``to``; and controls.
 
-    ``other`` is ``to``'s spelling of another value in the same context ("" when the log
-    has none): the page it names must differ from ``url``'s.
+    ``others`` are ``to``'s spellings of other values in the same context and carried
+    values, the first the control, the next its replacements (none when the log has none):
+    the pages they name must differ from ``url``'s.
     """
 
     context: str
     value: str
     url: str
     spelled: str
-    other: str = ""
+    others: tuple[str, ...] = ()
+
+    @property
+    def other(self) -> str:
+        """The control: ``to``'s spelling of another value ("" without one)."""
+        return self.others[0] if self.others else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +90,13 @@ class AliasCandidate:
     contexts: tuple[str, ...]
     """Every context of those URLs (host and carried names), most URLs first."""
     samples: tuple[AliasSample, ...]
+    spares: tuple[AliasSample, ...] = ()
+    """The other URLs of the sampled contexts, in the log's order: a sample whose render
+    failed is replaced by a spare of its context."""
+
+    def spares_of(self, context: str) -> list[AliasSample]:
+        """The spares of one context, in order."""
+        return [s for s in self.spares if s.context == context]
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +165,10 @@ _Match = tuple[_Seen, str, str, tuple[tuple[str, str], ...]]
 """A URL ``from`` matches: as read, its other spelling, the value and the carried pairs."""
 
 
-def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[AliasSample]]:
-    """The URLs ``rule`` matches, their contexts, and the samples (see the module)."""
+def _samples(
+    rule: PathAlias, seen: list[_Seen]
+) -> tuple[int, list[str], list[AliasSample], list[AliasSample]]:
+    """The URLs ``rule`` matches, their contexts, the samples and the spares (see the module)."""
     found: dict[str, list[_Match]] = {}
     urls = 0
     for s in seen:
@@ -156,25 +183,28 @@ def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[A
         found.setdefault(context, []).append((s, match.url, match.values[_PLACEHOLDER], carried))
     _bare_contexts(rule, found)
     contexts = sorted(found, key=lambda c: (-len(found[c]), c))
+    everything = {c: list(found[c]) for c in contexts}
     chosen: list[AliasSample] = []
     values: set[str] = set()
+
+    def sample(context: str, pick: _Match) -> AliasSample:
+        s, spelled, value, carried = pick
+        others = tuple(
+            dict.fromkeys(
+                o_spelled
+                for o, o_spelled, o_value, o_carried in everything[context]
+                if o_value != value and o_carried == carried and o.host == s.host
+            )
+        )[: 1 + REPLACEMENTS]
+        return AliasSample(context, value, s.url, spelled, others)
 
     def take(context: str, *, new_only: bool) -> bool:
         fresh = [m for m in found[context] if m[2] not in values]
         pick = fresh[0] if fresh else None if new_only else next(iter(found[context]), None)
         if pick is None:
             return False
-        s, spelled, value, carried = pick
-        other = next(
-            (
-                o_spelled
-                for o, o_spelled, o_value, o_carried in found[context]
-                if o_value != value and o_carried == carried and o.host == s.host
-            ),
-            "",
-        )
-        values.add(value)
-        chosen.append(AliasSample(context, value, s.url, spelled, other))
+        values.add(pick[2])
+        chosen.append(sample(context, pick))
         found[context].remove(pick)
         return True
 
@@ -183,14 +213,20 @@ def _samples(rule: PathAlias, seen: list[_Seen]) -> tuple[int, list[str], list[A
     more = True
     while more and len(values) < MIN_VALUES:  # then new values, where the log has them
         more = any(take(context, new_only=True) for context in contexts)
-    return urls, contexts, chosen
+    spares: dict[str, AliasSample] = {}
+    for context in contexts:
+        for spare in found[context]:
+            if all(spare[0].url != s.url for s in chosen):
+                spares.setdefault(spare[0].url, sample(context, spare))
+    return urls, contexts, chosen, list(spares.values())
 
 
 def _bare_contexts(rule: PathAlias, found: dict[str, list[_Match]]) -> None:
     """Add each host's URLs without carried parameters, where the log has none.
 
     The rule rewrites them too (and the keys the filter leaves of the others): two values
-    spelled without any other parameter, made from the log's URLs, cover that context.
+    spelled without any other parameter, made from the log's URLs, cover that context (and
+    as many more as a failed sample may be replaced by).
     """
     for host in sorted({matches[0][0].host for matches in found.values()}):
         bare = f"{host}?"
@@ -199,7 +235,8 @@ def _bare_contexts(rule: PathAlias, found: dict[str, list[_Match]]) -> None:
         made: dict[str, _Match] = {}
         for context in sorted(found):
             for s, _, value, carried in found[context]:
-                if s.host != host or value in made or len(made) >= _BARE_VALUES:
+                full = len(made) >= _BARE_VALUES + REPLACEMENTS
+                if s.host != host or value in made or full:
                     continue
                 url = edit_observed(s.static, drop=[name for name, _ in carried])
                 match = match_alias(rule, url)
@@ -233,7 +270,11 @@ def alias_candidates(urls: Iterable[str], normalizer: MIQPSNormalizer) -> list[A
         if rule is None:
             continue
         taken.update((segment, param))
-        count, contexts, samples = _samples(rule, seen)
+        count, contexts, samples, spares = _samples(rule, seen)
         hint = f"values of {param.partition('?')[2].partition('=')[0]!r} are path segments"
-        out.append(AliasCandidate(rule, hint, shared, count, tuple(contexts), tuple(samples)))
+        out.append(
+            AliasCandidate(
+                rule, hint, shared, count, tuple(contexts), tuple(samples), tuple(spares)
+            )
+        )
     return out
