@@ -23,6 +23,7 @@ A candidate (:mod:`learner.plan.aliases`) is published only when:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,8 +32,17 @@ from typing import Any
 from learner.model import Cause, PairOutcome
 from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
 from samepage import PathAlias
+from samepage._alias_check import read_aliases
+from samepage.errors import LearnedFormatError
 
-__all__ = ["REPLACEABLE", "AliasAccount", "AliasFinding", "AliasVerdict", "check_alias"]
+__all__ = [
+    "REPLACEABLE",
+    "AliasAccount",
+    "AliasFinding",
+    "AliasVerdict",
+    "check_alias",
+    "publishable",
+]
 
 REPLACEABLE = frozenset(
     {
@@ -214,3 +224,29 @@ class AliasAccount:
             "candidates": [v.to_json() for v in self.verdicts],
             "bound": self.bound,
         }
+
+
+def publishable(verdicts: list[AliasVerdict]) -> list[AliasVerdict]:
+    """``verdicts``, a learned rule that the ones learned before it would refuse unpublished.
+
+    A learned set's rules must leave every key a fixed point (no rule's result always
+    rewritten again: ``docs/learned-format.md``); the reader refuses a set that breaks it.
+    """
+    kept: list[dict[str, object]] = []
+    out = []
+    for verdict in verdicts:
+        if verdict.finding is AliasFinding.LEARNED:
+            rule = verdict.rule.to_json()
+            try:
+                read_aliases([*kept, rule], "aliases", _refused)
+            except LearnedFormatError as exc:
+                why = f"refused beside the rules learned before it: {exc}"
+                verdict = dataclasses.replace(verdict, finding=AliasFinding.UNPROVEN, reason=why)
+            else:
+                kept.append(rule)
+        out.append(verdict)
+    return out
+
+
+def _refused(where: str, message: str) -> LearnedFormatError:
+    return LearnedFormatError(f"{where}: {message}")

@@ -2,12 +2,15 @@
 
 A site may spell one page two ways: MediaWiki serves ``/wiki/Town_Hall`` and
 ``/w/index.php?title=Town_Hall``. The learner proposes a rule (:class:`samepage.PathAlias`)
-where one value of the log appears both as a parameter value of one path and as a path
-segment of a template with one varying segment: the same values on both sides (at least
-:data:`MIN_SHARED`) propose ``{path}?{name}={value}`` is ``{segments with value}``. Such a
-hint only proposes; renders prove (:mod:`learner.judge.aliases`).
+where one value appears both as a parameter value of one path and as a path segment of a
+template with one varying segment: the same values on both sides (at least
+:data:`MIN_SHARED`, in the log or in the spellings the site's pages pointed to,
+:mod:`learner.plan.alias_hints`) propose ``{path}?{name}={value}`` is
+``{segments with value}``. Such a hint only proposes; renders prove
+(:mod:`learner.judge.aliases`).
 
-The key, ``to``, is the spelling the log holds most URLs of; ``from`` is the other. The
+The key, ``to``, is the spelling the pages pointed to (their redirects or canonical links,
+none pointing back), else the one the log holds most URLs of; ``from`` is the other. The
 samples cover where the rule would apply in the log: every host and set of carried
 parameter names (a *context*) of the URLs ``from`` matches, one URL each, then more values
 until :data:`MIN_VALUES` distinct values are sampled. The context without carried
@@ -20,9 +23,8 @@ not tell two pages apart there. The context's other URLs are the candidate's *sp
 sample whose render failed is replaced by one of them (:mod:`learner.judge.aliases`), and a
 control that failed by another value's spelling (``others``).
 
-Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts,
-redirects seen while rendering and ``<link rel="canonical">``; rules with more than one
-placeholder.
+Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts;
+rules with more than one placeholder.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from learner.plan.alias_hints import SpellingHint
 from learner.plan.sampling import edit_observed
 from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
 
@@ -53,6 +56,7 @@ REPLACEMENTS = 2
 """The most times one sample (or control) whose render failed is replaced by another URL
 of its context: a site that fails every render there does not spend the study on it."""
 _PLACEHOLDER = "value"
+_KINDS = {"redirect": "redirect", "canonical": "canonical link"}
 _BARE_VALUES = 2
 
 
@@ -143,15 +147,6 @@ def _spellings(seen: list[_Seen]) -> tuple[dict[str, Counter[str]], dict[str, Co
                 key = f"{path}?{name}={{{_PLACEHOLDER}}}"
                 by_param.setdefault(key, Counter())[value] += 1
     return by_segment, by_param
-
-
-def _rule(segment: str, param: str, segment_urls: int, param_urls: int) -> PathAlias | None:
-    """The rule whose key is the spelling with more URLs (ties: the path segment)."""
-    from_, to = (param, segment) if segment_urls >= param_urls else (segment, param)
-    try:
-        return PathAlias(from_, to)
-    except ValueError:  # a template samepage refuses (not a normalised spelling)
-        return None
 
 
 def _context(rule: PathAlias, s: _Seen) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -246,35 +241,105 @@ def _bare_contexts(rule: PathAlias, found: dict[str, list[_Match]]) -> None:
             found[bare] = list(made.values())
 
 
-def alias_candidates(urls: Iterable[str], normalizer: MIQPSNormalizer) -> list[AliasCandidate]:
-    """The aliases a domain's observed URLs propose, most shared values first.
+def _pointed(one: str, other: str, hints: Iterable[SpellingHint]) -> dict[str, Counter[str]]:
+    """Per template of the pair, the hints (by kind) whose page pointed to its spelling.
 
-    A path template and a parameter propose one rule where they share at least
-    :data:`MIN_SHARED` values; each template or parameter is in one rule at most (the one
-    sharing most values), so no two rules rewrite one spelling two ways.
+    A hint points to ``one`` when its URL is ``other``'s spelling of a value and its target
+    ``one``'s spelling of the same value (and the other way round).
     """
-    seen = [s for url in urls if (s := _read(url, normalizer)) is not None]
-    by_segment, by_param = _spellings(seen)
+    toward: dict[str, Counter[str]] = {one: Counter(), other: Counter()}
+    try:
+        to_one, to_other = PathAlias(other, one), PathAlias(one, other)
+    except ValueError:
+        return toward
+    for rule, back, key in ((to_one, to_other, one), (to_other, to_one, other)):
+        for hint in hints:
+            try:
+                asked, target = match_alias(rule, hint.url), match_alias(back, hint.target)
+            except InvalidURL:
+                continue
+            if asked and target and asked.values[_PLACEHOLDER] == target.values[_PLACEHOLDER]:
+                toward[key][hint.how] += 1
+    return toward
+
+
+def _keyed_rule(
+    one: str, other: str, urls: tuple[int, int], hints: list[SpellingHint]
+) -> tuple[PathAlias | None, str]:
+    """The rule of two templates and what chose its key (see :func:`alias_candidates`).
+
+    ``urls`` are the log's URLs of each; on a tie, ``one`` is the key.
+    """
+    toward = _pointed(one, other, hints)
+    to_one, to_other = toward[one].total(), toward[other].total()
+    if to_one and not to_other:
+        from_, to = other, one
+    elif to_other and not to_one:
+        from_, to = one, other
+    else:  # no hint, or hints both ways: the log's commonest spelling
+        from_, to = (other, one) if urls[0] >= urls[1] else (one, other)
+    pointed = " and ".join(
+        f"{n} {_KINDS[how]}{'s' if n > 1 else ''}" for how, n in sorted(toward[to].items())
+    )
+    try:
+        rule = PathAlias(from_, to)
+    except ValueError:  # a template samepage refuses (not a normalised spelling)
+        return None, ""
+    return rule, f"; {pointed} led to {to}" if pointed else ""
+
+
+def _shared_pairs(
+    by_segment: dict[str, Counter[str]], by_param: dict[str, Counter[str]]
+) -> list[tuple[int, str, str, str]]:
+    """Pairs of templates that share values, with the number and why they pair.
+
+    A parameter's values that are a path template's segment.
+    """
     pairs = []
     for param, param_values in by_param.items():
         for segment, segment_values in by_segment.items():
             shared = len(param_values.keys() & segment_values.keys())
             if shared >= MIN_SHARED:
-                pairs.append((shared, segment, param))
+                name = param.partition("?")[2].partition("=")[0]
+                pairs.append((shared, segment, param, f"values of {name!r} are path segments"))
+    return sorted(pairs, key=lambda p: (-p[0], p[1], p[2]))
+
+
+def alias_candidates(
+    urls: Iterable[str], normalizer: MIQPSNormalizer, hints: Iterable[SpellingHint] = ()
+) -> list[AliasCandidate]:
+    """The aliases a domain's observed URLs and hints propose, most shared values first.
+
+    Two templates propose one rule where they share at least :data:`MIN_SHARED` values, in
+    the log or in the spellings ``hints`` point to (:mod:`learner.plan.alias_hints`): a
+    parameter of a path and a path template with one varying segment. Each template is in
+    one rule at most (the one sharing most values), so no two rules rewrite one spelling two
+    ways. The key is the spelling the hints point to (none pointing the other way), else
+    the one the log holds most URLs of (on a tie, the path segment). A rule that rewrites
+    none of the log's URLs is not proposed.
+    """
+    hints = list(hints)
+    seen = [s for url in urls if (s := _read(url, normalizer)) is not None]
+    pointed = [s for hint in hints if (s := _read(hint.target, normalizer)) is not None]
+    logged_segment, logged_param = _spellings(seen)
+    logged = {**logged_segment, **logged_param}
+    by_segment, by_param = _spellings([*seen, *pointed])
     taken: set[str] = set()
     out = []
-    for shared, segment, param in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
-        if segment in taken or param in taken:
+    for shared, one, other, why in _shared_pairs(by_segment, by_param):
+        if one in taken or other in taken:
             continue
-        rule = _rule(segment, param, by_segment[segment].total(), by_param[param].total())
+        counts = (logged.get(one, Counter()).total(), logged.get(other, Counter()).total())
+        rule, led = _keyed_rule(one, other, counts, hints)
         if rule is None:
             continue
-        taken.update((segment, param))
         count, contexts, samples, spares = _samples(rule, seen)
-        hint = f"values of {param.partition('?')[2].partition('=')[0]!r} are path segments"
+        if count == 0:
+            continue
+        taken.update((one, other))
         out.append(
             AliasCandidate(
-                rule, hint, shared, count, tuple(contexts), tuple(samples), tuple(spares)
+                rule, why + led, shared, count, tuple(contexts), tuple(samples), tuple(spares)
             )
         )
     return out

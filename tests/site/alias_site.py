@@ -6,8 +6,13 @@ Every article is served at ``/wiki/{title}`` and, the same page, at
 topics ``/topic/{title}`` share their values with the search ``/find?q={title}``, but a search
 lists what it found: another page, never one spelling of the topic.
 
+Two more spell one page two ways and say which spelling is theirs: ``/page.php?id={name}``
+declares ``<link rel=canonical href=/pages/{name}>`` (as ``/pages/{name}`` does itself), and
+``/doc.php?name={name}`` redirects to ``/docs/{name}`` (301).
+
 ``ALIAS_LOG`` is the observed log: both spellings of the articles (``Loop`` first), two
-topics and their searches.
+topics and their searches, the pages more often by ``/page.php`` than by ``/pages``, and the
+documents only by ``/doc.php`` (some with a tracking ``ref``).
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ from __future__ import annotations
 from learner.demo.server import Handler, Request, Response, Site
 from tests.site.markup import document
 
-__all__ = ["ALIAS_LOG", "HOST", "TITLES", "alias_site"]
+__all__ = ["ALIAS_LOG", "DOCS", "HOST", "NAMES", "TITLES", "alias_site"]
 
 HOST = "spell.test"
 TITLES = ("Mill", "Harbour", "Tower", "Lake", "Quarry")
+NAMES = ("Alder", "Birch", "Cedar", "Damson")
+DOCS = ("Elm", "Fir", "Gorse", "Hazel")
 _LOOP = "Loop"
 _STYLE = "<style>body{margin:0;font:16px/1.5 serif}main{padding:20px}</style>"
 _TEXT = {
@@ -62,14 +69,42 @@ def _find(request: Request) -> Response:
     return Response(body=document(f"Search: {q}", body + "</main>", head=_STYLE))
 
 
+def _named(kind: str, name: str) -> Response:
+    """The page or document ``name``, with its canonical link for a page."""
+    head = _STYLE + (f"<link rel=canonical href='/pages/{name}'>" if kind == "page" else "")
+    body = f"<main><h1>{kind.title()}: {name}</h1><p>The {name} {kind} of the wiki.</p></main>"
+    return Response(body=document(f"{name} - {kind}s", body, head=head))
+
+
+def _by_name(kind: str, name: str) -> Handler:
+    return lambda request: _named(kind, name)
+
+
+def _page_php(request: Request) -> Response:
+    name = request.params.get("id", "")
+    if name not in NAMES:
+        return Response(404, document("No page", "<main><p>No such page</main>"))
+    return _named("page", name)
+
+
+def _doc_php(request: Request) -> Response:
+    return Response(301, "", headers={"Location": f"/docs/{request.params.get('name', '')}"})
+
+
 def alias_site() -> Site:
     """The ``spell.test`` host."""
     site = Site(HOST)
     for title in TITLES:
         site.routes[f"/wiki/{title}"] = _wiki(title)
         site.routes[f"/topic/{title}"] = _topic(title)
+    for name in NAMES:
+        site.routes[f"/pages/{name}"] = _by_name("page", name)
+    for name in DOCS:
+        site.routes[f"/docs/{name}"] = _by_name("document", name)
     site.routes["/index.php"] = _index
     site.routes["/find"] = _find
+    site.routes["/page.php"] = _page_php
+    site.routes["/doc.php"] = _doc_php
     return site
 
 
@@ -79,5 +114,9 @@ ALIAS_LOG: tuple[str, ...] = (
     *(f"http://{HOST}/index.php?title={t}" for t in TITLES[:4]),
     *(f"http://{HOST}/topic/{t}" for t in TITLES[:2]),
     *(f"http://{HOST}/find?q={t}" for t in TITLES[:2]),
+    *(f"http://{HOST}/page.php?id={n}" for n in NAMES),
+    *(f"http://{HOST}/pages/{n}" for n in NAMES[:2]),
+    *(f"http://{HOST}/doc.php?name={n}" for n in DOCS),
+    *(f"http://{HOST}/doc.php?name={n}&ref=mail" for n in DOCS[:2]),
 )
 """The observed log of ``spell.test``."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from learner.judge.aliases import AliasFinding, AliasVerdict, check_alias
+from learner.judge.aliases import AliasFinding, AliasVerdict, check_alias, publishable
 from learner.judge.decision import Decision, decide
 from learner.model import Cause, Finding, PairOutcome, SampleEvidence
 from learner.plan.aliases import AliasCandidate, alias_candidates
@@ -190,3 +190,23 @@ def test_two_spellings_of_one_page_compare_pages_not_destinations() -> None:
     assert isinstance(step, Decision) and step.outcome == "changed"
     step = decide([shot(log), shot(log)], [shot(spelled, settled=False)], spellings=True)
     assert isinstance(step, Decision) and step.outcome == "failed"
+
+
+def test_a_learned_rule_whose_result_a_learned_rule_rewrites_again_is_not_published() -> None:
+    # The learned set's reader refuses a chain: publishing it would make the file unreadable.
+    def learned(from_: str, to: str) -> AliasVerdict:
+        candidate = AliasCandidate(PathAlias(from_, to), "", 2, 2, (), ())
+        return AliasVerdict(candidate, AliasFinding.LEARNED, "", 3, 1)
+
+    verdicts = [
+        learned("/x?p={value}", "/item/{value}"),
+        learned("/item/{value}", "/i/{value}"),
+        learned("/{value}/index.html", "/{value}"),
+    ]
+    found = publishable(verdicts)
+    assert [v.finding for v in found] == [
+        AliasFinding.LEARNED,
+        AliasFinding.UNPROVEN,
+        AliasFinding.LEARNED,
+    ]
+    assert "rewritten again" in found[1].reason
