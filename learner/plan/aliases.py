@@ -7,7 +7,9 @@ template with one varying segment: the same values on both sides (at least
 :data:`MIN_SHARED`, in the log or in the spellings the site's pages pointed to,
 :mod:`learner.plan.alias_hints`) propose ``{path}?{name}={value}`` is
 ``{segments with value}``. Such a hint only proposes; renders prove
-(:mod:`learner.judge.aliases`).
+(:mod:`learner.judge.aliases`). A folder's template and its default document's
+(:data:`DEFAULT_DOCUMENTS`) propose a rule the same way: ``/{value}/index.html`` is
+``/{value}`` where the two share folders.
 
 The key, ``to``, is the spelling the pages pointed to (their redirects or canonical links,
 none pointing back), else the one the log holds most URLs of; ``from`` is the other. The
@@ -23,7 +25,7 @@ not tell two pages apart there. The context's other URLs are the candidate's *sp
 sample whose render failed is replaced by one of them (:mod:`learner.judge.aliases`), and a
 control that failed by another value's spelling (``others``).
 
-Not mined (yet): default documents (``/index.php`` for its directory), ``www.`` hosts;
+Not mined (yet): the root's default document (``/index.php`` for ``/``), ``www.`` hosts;
 rules with more than one placeholder.
 """
 
@@ -40,6 +42,7 @@ from learner.plan.sampling import edit_observed
 from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
 
 __all__ = [
+    "DEFAULT_DOCUMENTS",
     "MIN_SHARED",
     "MIN_VALUES",
     "REPLACEMENTS",
@@ -49,9 +52,13 @@ __all__ = [
 ]
 
 MIN_SHARED = 2
-"""Values a parameter and a path segment must share in the log to propose an alias."""
+"""Values two templates must share (in the log or where pages point) to propose an alias."""
 MIN_VALUES = 3
 """Distinct values an alias's samples cover at least (where the log has them)."""
+DEFAULT_DOCUMENTS = frozenset(
+    {"index.html", "index.htm", "index.php", "default.aspx", "Default.aspx", "default.asp"}
+)
+"""Documents a server sends for their folder's URL (``/guide/`` is ``/guide/index.html``)."""
 REPLACEMENTS = 2
 """The most times one sample (or control) whose render failed is replaced by another URL
 of its context: a site that fails every render there does not spend the study on it."""
@@ -293,7 +300,8 @@ def _shared_pairs(
 ) -> list[tuple[int, str, str, str]]:
     """Pairs of templates that share values, with the number and why they pair.
 
-    A parameter's values that are a path template's segment.
+    A parameter's values that are a path template's segment, and a folder's template and
+    the template of its default document (``/{value}/index.html`` beside ``/{value}``).
     """
     pairs = []
     for param, param_values in by_param.items():
@@ -302,6 +310,14 @@ def _shared_pairs(
             if shared >= MIN_SHARED:
                 name = param.partition("?")[2].partition("=")[0]
                 pairs.append((shared, segment, param, f"values of {name!r} are path segments"))
+    for document_template, values in by_segment.items():
+        folder, _, document = document_template.rpartition("/")
+        if document not in DEFAULT_DOCUMENTS or folder not in by_segment:
+            continue
+        shared = len(values.keys() & by_segment[folder].keys())
+        if shared >= MIN_SHARED:
+            why = f"{document} is the default document of its folder"
+            pairs.append((shared, folder, document_template, why))
     return sorted(pairs, key=lambda p: (-p[0], p[1], p[2]))
 
 
@@ -312,10 +328,11 @@ def alias_candidates(
 
     Two templates propose one rule where they share at least :data:`MIN_SHARED` values, in
     the log or in the spellings ``hints`` point to (:mod:`learner.plan.alias_hints`): a
-    parameter of a path and a path template with one varying segment. Each template is in
-    one rule at most (the one sharing most values), so no two rules rewrite one spelling two
-    ways. The key is the spelling the hints point to (none pointing the other way), else
-    the one the log holds most URLs of (on a tie, the path segment). A rule that rewrites
+    parameter of a path and a path template with one varying segment, or a folder's template
+    and its default document's (:data:`DEFAULT_DOCUMENTS`). Each template is in one rule at
+    most (the one sharing most values), so no two rules rewrite one spelling two ways. The
+    key is the spelling the hints point to (none pointing the other way), else the one the
+    log holds most URLs of (on a tie, the path segment, the folder). A rule that rewrites
     none of the log's URLs is not proposed.
     """
     hints = list(hints)

@@ -8,11 +8,13 @@ lists what it found: another page, never one spelling of the topic.
 
 Two more spell one page two ways and say which spelling is theirs: ``/page.php?id={name}``
 declares ``<link rel=canonical href=/pages/{name}>`` (as ``/pages/{name}`` does itself), and
-``/doc.php?name={name}`` redirects to ``/docs/{name}`` (301).
+``/doc.php?name={name}`` redirects to ``/docs/{name}`` (301). A folder (``/guide/``) is
+served as its default document ``/guide/index.html``; ``/guide`` redirects to ``/guide/``.
 
 ``ALIAS_LOG`` is the observed log: both spellings of the articles (``Loop`` first), two
 topics and their searches, the pages more often by ``/page.php`` than by ``/pages``, and the
-documents only by ``/doc.php`` (some with a tracking ``ref``).
+documents only by ``/doc.php`` (some with a tracking ``ref``), and the folders by both
+spellings.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from __future__ import annotations
 from learner.demo.server import Handler, Request, Response, Site
 from tests.site.markup import document
 
-__all__ = ["ALIAS_LOG", "DOCS", "HOST", "NAMES", "TITLES", "alias_site"]
+__all__ = ["ALIAS_LOG", "DOCS", "FOLDERS", "HOST", "NAMES", "TITLES", "alias_site"]
 
 HOST = "spell.test"
 TITLES = ("Mill", "Harbour", "Tower", "Lake", "Quarry")
 NAMES = ("Alder", "Birch", "Cedar", "Damson")
 DOCS = ("Elm", "Fir", "Gorse", "Hazel")
+FOLDERS = ("guide", "tour", "faq")
 _LOOP = "Loop"
 _STYLE = "<style>body{margin:0;font:16px/1.5 serif}main{padding:20px}</style>"
 _TEXT = {
@@ -91,6 +94,15 @@ def _doc_php(request: Request) -> Response:
     return Response(301, "", headers={"Location": f"/docs/{request.params.get('name', '')}"})
 
 
+def _moved_to(location: str) -> Handler:
+    return lambda request: Response(301, "", headers={"Location": location})
+
+
+def _folder(folder: str) -> Handler:
+    body = f"<main><h1>The {folder}</h1><p>Start here: the {folder} of the wiki.</p></main>"
+    return lambda request: Response(body=document(f"{folder} - Spell Wiki", body, head=_STYLE))
+
+
 def alias_site() -> Site:
     """The ``spell.test`` host."""
     site = Site(HOST)
@@ -101,6 +113,9 @@ def alias_site() -> Site:
         site.routes[f"/pages/{name}"] = _by_name("page", name)
     for name in DOCS:
         site.routes[f"/docs/{name}"] = _by_name("document", name)
+    for folder in FOLDERS:
+        site.routes[f"/{folder}"] = _moved_to(f"/{folder}/")
+        site.routes[f"/{folder}/"] = site.routes[f"/{folder}/index.html"] = _folder(folder)
     site.routes["/index.php"] = _index
     site.routes["/find"] = _find
     site.routes["/page.php"] = _page_php
@@ -118,5 +133,7 @@ ALIAS_LOG: tuple[str, ...] = (
     *(f"http://{HOST}/pages/{n}" for n in NAMES[:2]),
     *(f"http://{HOST}/doc.php?name={n}" for n in DOCS),
     *(f"http://{HOST}/doc.php?name={n}&ref=mail" for n in DOCS[:2]),
+    *(f"http://{HOST}/{f}/" for f in FOLDERS),
+    *(f"http://{HOST}/{f}/index.html" for f in FOLDERS),
 )
 """The observed log of ``spell.test``."""

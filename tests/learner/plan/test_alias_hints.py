@@ -89,3 +89,26 @@ def test_a_hint_of_one_value_alone_proposes_nothing() -> None:
     # One value shared is no pattern: a page that points to another page is not an alias.
     hints = [SpellingHint(f"{_W}/doc.php?name=Elm", f"{_W}/docs/Elm", "redirect")]
     assert not any(rule.startswith("/doc.php") for rule in _rules(hints))
+
+
+def test_a_folder_and_its_default_document_propose_a_rule() -> None:
+    log = [f"{_W}/{f}/" for f in ("guide", "tour", "faq")]
+    log += [f"{_W}/{f}/index.php?lang=en" for f in ("guide", "tour")]
+    (found,) = alias_candidates(log, MIQPSNormalizer())
+    assert found.rule.describe() == "/{value}/index.php -> /{value}"
+    assert found.hint == "index.php is the default document of its folder"
+    # Its controls are other folders, spelled as folders, with the sample's other parameters.
+    for sample in found.samples:
+        assert sample.others and all(
+            o.startswith(f"{_W}/") and sample.value not in o and "index" not in o
+            for o in sample.others
+        )
+        assert all(("lang=en" in o) == ("lang=en" in sample.url) for o in sample.others)
+    # One folder of both spellings is no pattern; nor is a page that is not a document.
+    assert alias_candidates(log[:3] + log[3:4], MIQPSNormalizer()) == []
+    assert (
+        alias_candidates(
+            [*log[:3], f"{_W}/guide/about.html", f"{_W}/tour/about.html"], MIQPSNormalizer()
+        )
+        == []
+    )

@@ -134,3 +134,16 @@ def test_where_pages_point_proposes_rules_and_chooses_the_key(
     assert _merges(study, "/doc.php?name=Hazel&ref=mail", "/docs/Hazel?ref=mail")
     assert not _merges(study, "/page.php?id=Cedar", "/pages/Alder")
     assert not _merges(study, "/doc.php?name=Hazel", "/docs/Elm")
+
+
+def test_a_default_document_is_its_folder_and_another_folder_differs(
+    studied: tuple[AliasStudy, SiteCounters],
+) -> None:
+    study, _ = studied
+    folder = _verdicts(study)["/{value}/index.html -> /{value}"]
+    assert folder.finding is AliasFinding.LEARNED, folder.reason
+    assert folder.candidate.hint == "index.html is the default document of its folder"
+    assert folder.same >= SUITE_CONFIG.min_samples and folder.controls >= 1
+    assert _merges(study, "/tour/index.html", "/tour/")
+    assert _merges(study, "/faq/index.html?from=menu", "/faq/?from=menu")
+    assert not _merges(study, "/tour/index.html", "/faq/")
