@@ -169,6 +169,7 @@ class AliasGain:
     renders: int  # renders of the alias study
     refused: tuple[str, ...]  # "from -> to: finding (reason)" of the candidates not learned
     replaced: int = 0  # samples and controls another URL replaced (a render failed)
+    learned: tuple[str, ...] = ()  # "from -> to (what proposed it)" of the rules learned
 
 
 def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
@@ -194,6 +195,11 @@ def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
             if v.finding is not AliasFinding.LEARNED
         ),
         sum(v.replaced for v in study.verdicts),
+        tuple(
+            f"{v.candidate.rule.describe()} ({v.candidate.hint})"
+            for v in study.verdicts
+            if v.finding is AliasFinding.LEARNED
+        ),
     )
 
 
@@ -285,6 +291,8 @@ def report_aliases(gains: Sequence[AliasGain]) -> None:
             f"| {g.renders} | {g.replaced} |"
         )
     for g in gains:
+        for line in g.learned:
+            print(f"- {g.host}, learned: {line}")
         for line in g.refused:
             print(f"- {g.host}, not learned: {line}")
 
