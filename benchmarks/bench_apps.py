@@ -168,6 +168,8 @@ class AliasGain:
     rules: tuple[str, ...]
     renders: int  # renders of the alias study
     refused: tuple[str, ...]  # "from -> to: finding (reason)" of the candidates not learned
+    replaced: int = 0  # samples and controls another URL replaced (a render failed)
+    learned: tuple[str, ...] = ()  # "from -> to (what proposed it)" of the rules learned
 
 
 def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
@@ -191,6 +193,12 @@ def alias_gain(app: App, learned: LearnedSet, study: AliasAccount) -> AliasGain:
             f"{v.candidate.rule.describe()}: {v.finding.value} ({v.reason})"
             for v in study.verdicts
             if v.finding is not AliasFinding.LEARNED
+        ),
+        sum(v.replaced for v in study.verdicts),
+        tuple(
+            f"{v.candidate.rule.describe()} ({v.candidate.hint})"
+            for v in study.verdicts
+            if v.finding is AliasFinding.LEARNED
         ),
     )
 
@@ -273,16 +281,18 @@ def report_aliases(gains: Sequence[AliasGain]) -> None:
         return
     print(
         "\n| host | one-page pairs merged before | after | two-page pairs merged "
-        "| aliases learned | alias renders |"
+        "| aliases learned | alias renders | replaced |"
     )
-    print("|---|---:|---:|---:|---|---:|")
+    print("|---|---:|---:|---:|---|---:|---:|")
     for g in gains:
         print(
             f"| {g.host} | {g.same_before} of {g.same} | {g.same_after} of {g.same} "
             f"| {g.different_after} of {g.different} | {'; '.join(g.rules) or '-'} "
-            f"| {g.renders} |"
+            f"| {g.renders} | {g.replaced} |"
         )
     for g in gains:
+        for line in g.learned:
+            print(f"- {g.host}, learned: {line}")
         for line in g.refused:
             print(f"- {g.host}, not learned: {line}")
 

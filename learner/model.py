@@ -74,6 +74,8 @@ class Rendering:
     marks: tuple[str, ...] = ()
     """The URLs the page marks as itself (current links, selected options, its canonical
     link; at most 50): where :mod:`learner.render.marks` reads the values it calls its own."""
+    canonical: str = ""
+    """The page's ``<link rel=canonical>`` (its first), absolute; "" without one."""
     requests: int = 0
     """Requests the page made while it was rendered, its document's own included."""
     document: Document | None = None
@@ -192,6 +194,9 @@ class SampleEvidence:
     status: tuple[int | None, int | None] | None = None
     """The statuses of the original and the candidate, when both rendered."""
     final_url: tuple[str, str] | None = None
+    canonical: tuple[str, str] | None = None
+    """The canonical links of the original and the candidate ("" for none), when both
+    rendered and one has a link."""
     unsettled: tuple[str, ...] = ()
     """What was still going on in the renders that never became ready."""
     refused: tuple[str, ...] = ()
@@ -235,6 +240,8 @@ class SampleEvidence:
             data["status"] = list(self.status)
         if self.final_url is not None:
             data["final_url"] = list(self.final_url)
+        if self.canonical is not None:
+            data["canonical"] = list(self.canonical)
         if self.unsettled:
             data["unsettled"] = list(self.unsettled)
         if self.refused:
@@ -274,6 +281,7 @@ class SampleEvidence:
             candidate_marks={str(k): tuple(str(x) for x in v) for k, v in marks.items()},
             status=_pair(data.get("status"), _opt_int),
             final_url=_pair(data.get("final_url"), str),
+            canonical=_pair(data.get("canonical"), str),
             unsettled=tuple(str(u) for u in data.get("unsettled") or ()),
             refused=tuple(str(r) for r in data.get("refused") or ()),
             original_thumb=_opt_str(data.get("original_thumb")),

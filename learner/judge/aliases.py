@@ -4,29 +4,60 @@ A candidate (:mod:`learner.plan.aliases`) is published only when:
 
 - every sample (a URL as observed against its other spelling) rendered "same" by
   :func:`~learner.judge.decision.decide` (``spellings=True``: the pages are compared, not
-  where they end; settled renders, noise and confirmation as for any sample). A sample that
-  failed, or was not settled, keeps the spellings apart, as a changed one does: it proves
-  nothing, and an alias merges URLs;
+  where they end; settled renders, noise and confirmation as for any sample). A sample
+  whose render failed or was not settled (:data:`REPLACEABLE`) proves nothing and never
+  counts: it is replaced by a spare URL of its context (at most
+  :data:`~learner.plan.aliases.REPLACEMENTS` times), and without one it keeps the spellings
+  apart, as a changed sample does, or one that failed otherwise (noise too large, a change
+  not confirmed);
 - every context of the URLs the rule would rewrite was sampled, and at least
   ``min_samples`` samples succeeded;
 - a control showed two values differ: the sample's page against the other spelling of
   another value of the same context is "changed". Without it, "same" could be a comparison
   that cannot tell two pages of this site apart (a login wall, an error page for every value),
-  and two different pages would get one key.
+  and two different pages would get one key. A control counts when the two pages differ
+  with the same status (any page differs from an error page: a value the site does not
+  serve is no control). A control whose render failed, or that differed only so, is
+  replaced by another value's spelling; one that is "same" is never passed over.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from learner.model import PairOutcome
-from learner.plan.aliases import AliasCandidate
+from learner.model import Cause, PairOutcome
+from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
 from samepage import PathAlias
+from samepage._alias_check import read_aliases
+from samepage.errors import LearnedFormatError
 
-__all__ = ["AliasAccount", "AliasFinding", "AliasVerdict", "check_alias"]
+__all__ = [
+    "REPLACEABLE",
+    "AliasAccount",
+    "AliasFinding",
+    "AliasVerdict",
+    "check_alias",
+    "publishable",
+]
+
+REPLACEABLE = frozenset(
+    {
+        Cause.ORIGINAL_FAILED,
+        Cause.ORIGINAL_STATUS,
+        Cause.ORIGINAL_UNSETTLED,
+        Cause.REPEAT_FAILED,
+        Cause.CANDIDATE_FAILED,
+        Cause.UNSETTLED,
+    }
+)
+"""Failed samples that say nothing of the two spellings, only that a render failed, was not
+settled, or that the observed URL answered no page (a status other than 2xx): another URL
+of the context is tried. A sample whose pages were compared and not found alike (noise too
+large to judge, a change not confirmed) is not replaced."""
 
 Compare = Callable[[str, str], Awaitable[PairOutcome]]
 """Compare two spellings of one page (the sample runner with ``spellings=True``)."""
@@ -52,6 +83,9 @@ class AliasVerdict:
     reason: str
     same: int = 0
     controls: int = 0
+    replaced: int = 0
+    """Samples and controls replaced by another URL (never counted): a render failed, or a
+    control differed by its status alone."""
 
     @property
     def rule(self) -> PathAlias:
@@ -67,6 +101,8 @@ class AliasVerdict:
             "contexts": len(self.candidate.contexts),
             "controls": self.controls,
         }
+        if self.replaced:
+            evidence["replaced"] = self.replaced
         return PathAlias(rule.from_, rule.to, evidence)
 
     def to_json(self) -> dict[str, Any]:
@@ -78,37 +114,61 @@ class AliasVerdict:
             "reason": self.reason,
             "samples": self.same,
             "controls": self.controls,
+            "replaced": self.replaced,
         }
+
+
+def _replaceable(outcome: PairOutcome) -> bool:
+    return outcome.outcome == "failed" and outcome.cause in REPLACEABLE
+
+
+def _status_only(control: PairOutcome) -> bool:
+    """A control that differs by its status: any page differs from an error page."""
+    return control.outcome == "changed" and control.cause == Cause.STATUS_CHANGED
 
 
 async def check_alias(
     candidate: AliasCandidate, compare: Compare, min_samples: int
 ) -> AliasVerdict:
     """Render ``candidate``'s samples and controls (see the module) and judge them."""
+    replaced = 0
 
     def verdict(finding: AliasFinding, reason: str, same: int, controls: int = 0) -> AliasVerdict:
-        return AliasVerdict(candidate, finding, reason, same, controls)
+        return AliasVerdict(candidate, finding, reason, same, controls, replaced)
 
     sampled = {s.context for s in candidate.samples}
     missing = [c for c in candidate.contexts if c not in sampled]
     if missing:
         return verdict(AliasFinding.UNPROVEN, f"context {missing[0]!r} not sampled", 0)
-    same = 0
+    spares = {c: candidate.spares_of(c) for c in sampled}
+    counted: list[AliasSample] = []
     for sample in candidate.samples:
         outcome = await compare(sample.url, sample.spelled)
+        for _ in range(REPLACEMENTS):
+            if not _replaceable(outcome) or not spares[sample.context]:
+                break
+            replaced += 1
+            sample = _spare(spares[sample.context], {s.value for s in counted})
+            outcome = await compare(sample.url, sample.spelled)
         if outcome.outcome != "same":
             why = f"{sample.url} and {sample.spelled}: {outcome.outcome} ({outcome.reason})"
-            return verdict(AliasFinding.APART, why, same)
-        same += 1
+            return verdict(AliasFinding.APART, why, len(counted))
+        counted.append(sample)
+    same = len(counted)
     if same < min_samples:
         return verdict(AliasFinding.UNPROVEN, f"{same} samples, {min_samples} needed", same)
     controls = 0
-    for sample in (s for s in candidate.samples if s.other):
-        outcome = await compare(sample.url, sample.other)
-        if outcome.outcome != "changed":
+    for sample in (s for s in counted if s.others):
+        others = iter(sample.others)
+        other = next(others)
+        outcome = await compare(sample.url, other)
+        while (_replaceable(outcome) or _status_only(outcome)) and (other := next(others, "")):
+            replaced += 1
+            outcome = await compare(sample.url, other)
+        if outcome.outcome != "changed" or _status_only(outcome):
             why = (
-                f"control {sample.url} against {sample.other}: {outcome.outcome}, not changed "
-                f"({outcome.reason})"
+                f"control {sample.url} against {other or sample.others[-1]}: {outcome.outcome}, "
+                f"not changed ({outcome.reason})"
             )
             return verdict(AliasFinding.UNPROVEN, why, same, controls)
         controls += 1
@@ -117,6 +177,13 @@ async def check_alias(
     return verdict(
         AliasFinding.LEARNED, f"{same} samples the same, {controls} controls differ", same, controls
     )
+
+
+def _spare(spares: list[AliasSample], values: set[str]) -> AliasSample:
+    """The next spare of a context (a value not yet counted first), taken off the list."""
+    pick = next((s for s in spares if s.value not in values), spares[0])
+    spares.remove(pick)
+    return pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,3 +224,29 @@ class AliasAccount:
             "candidates": [v.to_json() for v in self.verdicts],
             "bound": self.bound,
         }
+
+
+def publishable(verdicts: list[AliasVerdict]) -> list[AliasVerdict]:
+    """``verdicts``, a learned rule that the ones learned before it would refuse unpublished.
+
+    A learned set's rules must leave every key a fixed point (no rule's result always
+    rewritten again: ``docs/learned-format.md``); the reader refuses a set that breaks it.
+    """
+    kept: list[dict[str, object]] = []
+    out = []
+    for verdict in verdicts:
+        if verdict.finding is AliasFinding.LEARNED:
+            rule = verdict.rule.to_json()
+            try:
+                read_aliases([*kept, rule], "aliases", _refused)
+            except LearnedFormatError as exc:
+                why = f"refused beside the rules learned before it: {exc}"
+                verdict = dataclasses.replace(verdict, finding=AliasFinding.UNPROVEN, reason=why)
+            else:
+                kept.append(rule)
+        out.append(verdict)
+    return out
+
+
+def _refused(where: str, message: str) -> LearnedFormatError:
+    return LearnedFormatError(f"{where}: {message}")

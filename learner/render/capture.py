@@ -447,6 +447,7 @@ async def capture(
     png, text, title = b"", "", ""
     still = False
     marks: tuple[str, ...] = ()
+    canonical = ""
     for _ in range(settings.settle_max_shots):
         before = await job.probe(MEASURE)
         png = await job.screenshot(job.height_of(before))
@@ -455,6 +456,7 @@ async def capture(
         seen = await job.probe()
         text, title = str(seen["text"]), str(seen["title"])
         marks = tuple(str(url) for url in seen.get("marks", ()))
+        canonical = str(seen.get("canonical") or "")
         after = seen
         if ready:
             # The quiet window, waited out around the screenshot (at once if it already has).
@@ -482,6 +484,7 @@ async def capture(
         retry_after=watch.retry_after,
         readiness=state,
         marks=marks,
+        canonical=canonical,
         requests=watch.requests_seen,
         document=await _document(watch, response, url) if keep_document else None,
     )

@@ -415,19 +415,26 @@ PROBE = r"""async (maxChars) => {
     field(radio, radio.value);
   }
   const lang = (document.documentElement.lang || '').toLowerCase().split('-')[0];
+  let canonical = '';
   for (const link of document.querySelectorAll('link[href]')) {
     const rel = (link.getAttribute('rel') || '').toLowerCase().split(/\s+/);
     const hreflang = (link.getAttribute('hreflang') || '').toLowerCase().split('-')[0];
     if (rel.includes('canonical') || (rel.includes('alternate') && lang && hreflang === lang)) {
       add(link.getAttribute('href'));
     }
+    if (rel.includes('canonical') && !canonical) {
+      try {
+        canonical = new URL(link.getAttribute('href'), document.baseURI).href;
+      } catch (error) { /* not a URL */ }
+    }
   }
   return {height: height, text: text.slice(0, maxChars), title: document.title,
-          changes: s ? s.changes : -1, marks: marks};
+          changes: s ? s.changes : -1, marks: marks, canonical: canonical};
 }"""
 """One cheap capture: size, visible text (capped in the page), title, the count of DOM
 changes that count as loading so far (to tell whether the page moved during a screenshot),
-and the URLs the page marks as itself (at most 50; :mod:`learner.render.marks` reads them)."""
+the URLs the page marks as itself (at most 50; :mod:`learner.render.marks` reads them) and
+its first ``<link rel=canonical>``, absolute ("" without one)."""
 
 MEASURE = r"""async () => {
   await document.fonts.ready;

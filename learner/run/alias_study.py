@@ -1,10 +1,13 @@
 """A domain's alias study: candidates from its observed URLs, rendered within a bound.
 
-After a domain's patterns, its candidate aliases (:mod:`learner.plan.aliases`) are rendered
-through the domain's sample runner, two spellings per sample
-(:meth:`~learner.run.sample_runner.SampleRunner.compare_urls` with ``spellings=True``), and
-judged (:mod:`learner.judge.aliases`). The study makes at most ``alias_renders`` renders,
-within the domain's render budget: a candidate cut short by either is not published.
+After a domain's patterns, its candidate aliases (:mod:`learner.plan.aliases`) are mined
+from its observed URLs and the spellings its samples' pages pointed to
+(:mod:`learner.plan.alias_hints`), rendered through the domain's sample runner, two
+spellings per sample (:meth:`~learner.run.sample_runner.SampleRunner.compare_urls` with
+``spellings=True``), and judged (:mod:`learner.judge.aliases`). A second round mines again
+with the hints of the study's own renders, for rules whose templates no candidate of the
+first round held. The study makes at most ``alias_renders`` renders, within the domain's
+render budget: a candidate cut short by either is not published.
 """
 
 from __future__ import annotations
@@ -14,13 +17,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from learner.config import LearnerConfig
-from learner.judge.aliases import AliasAccount, AliasFinding, AliasVerdict, check_alias
+from learner.judge.aliases import (
+    AliasAccount,
+    AliasFinding,
+    AliasVerdict,
+    check_alias,
+    publishable,
+)
+from learner.plan.alias_hints import spelling_hints
 from learner.plan.aliases import alias_candidates
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import MIQPSNormalizer, PathAlias
 
 __all__ = ["AliasStudy", "study_aliases"]
+
+_ROUNDS = 2
+"""Rounds of mining: the second reads the hints of the first round's renders too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +63,32 @@ async def study_aliases(
     compare = functools.partial(runner.compare_urls, pages, counters, spellings=True)
     verdicts: list[AliasVerdict] = []
     bound = ""
-    for candidate in alias_candidates(urls, normalizer):
-        if bound:
-            verdicts.append(AliasVerdict(candidate, AliasFinding.UNPROVEN, bound))
-            continue
-        try:
-            verdicts.append(await budget.run(check_alias(candidate, compare, config.min_samples)))
-        except BudgetSpent:
-            bound = (
-                "the domain's render budget was spent"
-                if budget.limit == domain_budget
-                else f"the alias bound of {config.alias_renders} renders was reached"
-            )
-            verdicts.append(AliasVerdict(candidate, AliasFinding.UNPROVEN, bound))
+    studied: set[str] = set()
+    for _ in range(_ROUNDS):
+        hints = spelling_hints(counters.outcomes, normalizer)
+        fresh = [
+            c
+            for c in alias_candidates(urls, normalizer, hints)
+            if not {c.rule.from_, c.rule.to} & studied
+        ]
+        for candidate in fresh:
+            studied.update((candidate.rule.from_, candidate.rule.to))
+            if bound:
+                verdicts.append(AliasVerdict(candidate, AliasFinding.UNPROVEN, bound))
+                continue
+            try:
+                verdict = await budget.run(check_alias(candidate, compare, config.min_samples))
+            except BudgetSpent:
+                bound = (
+                    "the domain's render budget was spent"
+                    if budget.limit == domain_budget
+                    else f"the alias bound of {config.alias_renders} renders was reached"
+                )
+                verdict = AliasVerdict(candidate, AliasFinding.UNPROVEN, bound)
+            verdicts.append(verdict)
+        if not fresh or bound:
+            break
+    verdicts = publishable(verdicts)
     rules = tuple(v.rule for v in verdicts if v.finding is AliasFinding.LEARNED)
     return AliasStudy(AliasAccount(counters.renders - before, tuple(verdicts), bound), rules)
+

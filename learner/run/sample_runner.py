@@ -370,6 +370,8 @@ class SampleRunner:
         ref, other = first.rendering, cand.rendering
         found["status"] = (ref.status, other.status)
         found["final_url"] = (ref.final_url, other.final_url)
+        if ref.canonical or other.canonical:
+            found["canonical"] = (ref.canonical, other.canonical)
         found.update(self._images(ref, other, decision.outcome))
         return SampleEvidence(**found)
 

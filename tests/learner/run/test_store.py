@@ -185,6 +185,7 @@ def test_checkpoint_evidence_written_by_older_runs_reads_back_unchanged() -> Non
         "candidate_marks": {"lang": ["en"]},
         "status": [200, 200],
         "final_url": ["https://a/p?x=1", "https://a/p"],
+        "canonical": ["https://a/p", ""],
         "unsettled": ["requests still in flight: 1"],
         "original_thumb": "evidence/a.jpg",
         "candidate_thumb": None,

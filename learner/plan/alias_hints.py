@@ -1,0 +1,69 @@
+"""Spellings a site points to: where its pages ended and the canonical links they declared.
+
+Every sample records, for its original and its candidate, the URL the page ended at (after
+redirects and script navigations) and its ``<link rel=canonical>`` (:class:`SampleEvidence`,
+in the checkpoint too, so a resumed run reads the same hints). Where one of them is another
+spelling on the same host (another path or query, as the normaliser reads them), the page
+*points* to it: :func:`spelling_hints` lists those pointers. The alias miner
+(:mod:`learner.plan.aliases`) reads them to propose rules the log alone does not and to
+choose the key; a hint only proposes, renders prove.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlsplit
+
+from learner.model import PairOutcome
+from samepage import InvalidURL, MIQPSNormalizer
+
+__all__ = ["SpellingHint", "spelling_hints"]
+
+HintKind = Literal["redirect", "canonical"]
+
+
+@dataclass(frozen=True, slots=True)
+class SpellingHint:
+    """A rendered URL and the spelling on its host its page pointed to, and how."""
+
+    url: str
+    target: str
+    """The spelling pointed to, as the normaliser reads it (``static_url``)."""
+    how: HintKind
+
+
+def _static(url: str, normalizer: MIQPSNormalizer) -> str | None:
+    try:
+        return normalizer.static_url(url)
+    except (InvalidURL, ValueError):
+        return None
+
+
+def spelling_hints(
+    outcomes: Iterable[PairOutcome], normalizer: MIQPSNormalizer
+) -> list[SpellingHint]:
+    """The pointers the samples' renders showed (see the module), each once, in order."""
+    found: dict[tuple[str, str, str], SpellingHint] = {}
+    for outcome in outcomes:
+        evidence = outcome.evidence
+        pairs: list[tuple[str, str, HintKind]] = []
+        if evidence.final_url is not None:
+            ended = evidence.final_url
+            pairs += [(outcome.original, ended[0], "redirect")]
+            pairs += [(outcome.candidate, ended[1], "redirect")]
+        if evidence.canonical is not None:
+            canonical = evidence.canonical
+            pairs += [(outcome.original, canonical[0], "canonical")]
+            pairs += [(outcome.candidate, canonical[1], "canonical")]
+        for url, pointed, how in pairs:
+            if not pointed:
+                continue
+            asked, target = _static(url, normalizer), _static(pointed, normalizer)
+            if asked is None or target is None or asked == target:
+                continue
+            if urlsplit(asked).netloc != urlsplit(target).netloc:
+                continue  # another host: not a path alias
+            found.setdefault((asked, target, how), SpellingHint(asked, target, how))
+    return list(found.values())
