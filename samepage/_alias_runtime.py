@@ -9,13 +9,15 @@ keeps its spelling. Then the parameter filter runs on the rewritten URL, and if 
 makes could still be rewritten (a value-based drop made a named parameter appear once), the key goes
 round again, so every key normalises to itself.
 
-Hosts without aliases pay nothing on the way of a URL: the table marks the hosts it covers in
-the normalizer's per-host rewrite cache, which the normalizer consults anyway.
+The normalizer hands in its two steps, the built-in rewrites and the parameter filter, as
+functions: this layer knows nothing else of it. Hosts without aliases pay nothing on the way
+of a URL: the table marks the hosts it covers in the normalizer's per-host rewrite cache,
+which the normalizer consults anyway.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from samepage._hosts import longest_key, lookup_host
 from samepage._query import query_pairs, serialize
@@ -24,10 +26,12 @@ from samepage._url import CACHED_HOST, Parts, join_url
 from samepage.aliases import Alias, HostAlias, PathAlias, evidence_text
 from samepage.learned import LearnedSet
 
-if TYPE_CHECKING:
-    from samepage.normalizer import MIQPSNormalizer
+__all__ = ["AliasTable", "Filter", "Rewriter"]
 
-__all__ = ["AliasTable"]
+Rewriter = Callable[[Parts], Parts]
+"""The built-in rewrites of the normalizer, until nothing changes."""
+Filter = Callable[[str, str, str, str], str]
+"""The normalizer's parameter filter: host, port, path and query in, the kept query out."""
 
 _SETTLE = 4  # rounds of filter and rewrite; two suffice (docs/learned-format.md)
 _CACHE_LIMIT = 50_000
@@ -99,7 +103,7 @@ class AliasTable:
 
     def apply(
         self,
-        norm: MIQPSNormalizer,
+        rewrite: Rewriter,
         parts: Parts,
         steps: list[Rewrite] | None,
         *,
@@ -112,7 +116,7 @@ class AliasTable:
         host_rule = rules.hosts.get(parts[2])
         if host_rule is not None:
             moved = (*parts[:2], host_rule.to_host, *parts[3:])
-            if norm._rewrite(moved, None) == moved:
+            if rewrite(moved) == moved:
                 _record(steps, rules.key, host_rule, parts, moved)
                 parts = moved
                 rules = self.rules(parts[2], parts[3])
@@ -130,14 +134,14 @@ class AliasTable:
             if any(other.may_match(path, new_pairs) for other in rules.paths(path)):
                 continue  # not final: keep this spelling
             new = (*parts[:4], path, serialize(new_pairs), parts[6])
-            if norm._rewrite(new, None) != new:
+            if rewrite(new) != new:
                 continue  # a built-in rule would rewrite it again
             _record(steps, rules.key, rule, parts, new)
             return new
         return parts
 
     def settle(
-        self, norm: MIQPSNormalizer, parts: Parts, steps: list[Rewrite] | None
+        self, rewrite: Rewriter, filter_: Filter, parts: Parts, steps: list[Rewrite] | None
     ) -> tuple[Parts, str]:
         """The rewritten parts whose filtered query gives the key, and that query.
 
@@ -148,22 +152,22 @@ class AliasTable:
         # path aliases then rewrite the filtered key, so a parameter the verdicts of the
         # observed spelling drop (MediaWiki's title beside oldid) is dropped, not moved into
         # the other spelling's path, where no verdict could drop it.
-        parts = self.apply(norm, parts, steps, paths=False)
+        parts = self.apply(rewrite, parts, steps, paths=False)
         if self.rules(parts[2], parts[3]) is None:
-            return parts, norm._filter(parts[2], parts[3], parts[4], parts[5]) if parts[5] else ""
+            return parts, filter_(parts[2], parts[3], parts[4], parts[5]) if parts[5] else ""
         query = parts[5]
         for _ in range(_SETTLE):
-            query = norm._filter(parts[2], parts[3], parts[4], parts[5]) if parts[5] else ""
+            query = filter_(parts[2], parts[3], parts[4], parts[5]) if parts[5] else ""
             keyed = (*parts[:5], query, parts[6])
-            again = self.apply(norm, norm._rewrite(keyed, None), steps)
+            again = self.apply(rewrite, rewrite(keyed), steps)
             if again == keyed:
                 break
             parts = again
         return parts, query
 
-    def key(self, norm: MIQPSNormalizer, parts: Parts) -> str:
+    def key(self, rewrite: Rewriter, filter_: Filter, parts: Parts) -> str:
         """The key of ``parts`` (after the built-in rewrites): aliases, filter, settled."""
-        parts, query = self.settle(norm, parts, None)
+        parts, query = self.settle(rewrite, filter_, parts, None)
         return join_url(parts, query)
 
 

@@ -1,5 +1,8 @@
 """The conflicts between the patterns of a learned host, found by the normalizer's own check.
 
+The host's policy is built as the normalizer builds it, from the caller's configuration
+(:class:`~samepage._policy.PolicyConfig`), so the listing holds for that configuration.
+
 A conflict is a URL whose first pass drops parameters and leaves a URL of another pattern,
 whose verdicts would drop more (:meth:`~samepage._policy._HostPolicy.drops_again`). The
 listing asks that per-URL check on probe URLs of every pattern of the file, on every path
@@ -35,27 +38,24 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from samepage._learned_layer import _recorded
-from samepage._policy import _OPEN, _HostPolicy, conflict, first_pass
+from samepage._learned_model import DomainEntry, PatternConflict, PatternEntry, pattern_names
+from samepage._policy import _OPEN, PolicyConfig, _HostPolicy, conflict, first_pass, host_policy
 from samepage._query import value_of
-from samepage.learned import (
-    DomainEntry,
-    LearnedSet,
-    PatternConflict,
-    PatternEntry,
-    pattern_names,
-)
-from samepage.normalizer import MIQPSNormalizer
 
 MOST_JOINT = 10
 """The most joint-default parameters of one pattern whose every set is probed (2 ** 10)."""
 
 
-def host_conflicts(domain: str, entry: DomainEntry) -> list[PatternConflict]:
-    """The conflicts between the patterns of one host (see the module's docstring)."""
+def host_conflicts(domain: str, entry: DomainEntry, config: PolicyConfig) -> list[PatternConflict]:
+    """The conflicts between the patterns of one host (see the module's docstring).
+
+    ``config`` is the caller's configuration: the host's policy is the one a normalizer
+    with that configuration and this entry builds for URLs of ``domain``.
+    """
     if not entry.patterns:
         return []
     host, _, port = domain.rpartition(":") if _has_port(domain) else (domain, "", "")
-    policy = MIQPSNormalizer(learned=LearnedSet({domain: entry}))._policy(host, port)
+    policy = host_policy(config, host, port, (domain, entry), {})
     values = _probe_values(entry)
     scoped = {t for p in entry.patterns.values() for t in p.templates} | set(entry.shared)
     found: list[PatternConflict] = []

@@ -6,20 +6,46 @@ path template, else the domain fallback; learned defaults drop one value of a ke
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Literal
 
-from samepage._query import Pair, learned_value
-from samepage.learned import (
+from samepage._learned_model import (
     DefaultValue,
+    DomainEntry,
     ParamVerdict,
     PatternEntry,
     TemplateScope,
     pattern_names,
 )
+from samepage._query import Pair, learned_value
 from samepage.rules import Rule
 
-if TYPE_CHECKING:
-    from samepage._policy import _HostPolicy
+Fallback = Literal["shared", "keep", "domain"]
+"""How a learned host decides for a pattern its file lacks (``MIQPSNormalizer``'s option)."""
+
+
+class LearnedLayer:
+    """The learned entry of one host, read with the configured fallback, and its own cache.
+
+    Built from frozen inputs (the domain key, its entry, the fallback option); the only
+    state is the cache of each recorded verdict's decision, which no other layer touches.
+    """
+
+    __slots__ = ("entry", "fallback", "key", "scoped", "shared", "verdict_rules")
+
+    def __init__(self, key: str, entry: DomainEntry, fallback: Fallback) -> None:
+        self.key = key
+        self.entry = entry
+        self.fallback = entry.fallback() if fallback == "domain" else None
+        self.shared: Mapping[str, TemplateScope] | None = (
+            entry.shared if entry.shared and fallback != "keep" else None
+        )
+        # Whether a decision may depend on the URL's path template: only then is it computed.
+        self.scoped = self.shared is not None or any(
+            pattern.templates for pattern in entry.patterns.values()
+        )
+        # Each recorded verdict's decision, built once: (label, name) -> (keep, rule).
+        self.verdict_rules: dict[tuple[str, str], tuple[bool, Rule]] = {}
 
 
 def _count_name(pairs: list[Pair], name: str) -> int:
@@ -166,7 +192,7 @@ def _unseen_companions(recorded: ParamVerdict, pattern: str | None, name: str) -
 
 
 def _learned_decision(
-    policy: _HostPolicy,
+    layer: LearnedLayer,
     name: str,
     pattern: str | None,
     piece: str,
@@ -181,9 +207,8 @@ def _learned_decision(
     the rules carry their detail (``source``): ``normalize`` reads no rule's text, and a
     detail built from a file's evidence has no place on its path.
     """
-    entry = policy.learned
-    assert entry is not None
-    key = policy.learned_key or ""
+    entry = layer.entry
+    key = layer.key
     if entry.content is not None:
         kept = name in entry.content
         verdict = "content" if kept else "not-content"
@@ -205,8 +230,8 @@ def _learned_decision(
                 return True, Rule(
                     f"learned:{key}:{pattern}:{name}:unrecorded", "learned", "no verdict: kept"
                 )
-    elif policy.shared is not None and template is not None:
-        scope = policy.shared.get(template)
+    elif layer.shared is not None and template is not None:
+        scope = layer.shared.get(template)
         recorded = scope.params.get(name) if scope is not None else None
         label = f"*@{template}"
         if recorded is not None:
@@ -222,7 +247,7 @@ def _learned_decision(
                     f"learned:{key}:{label}:{name}:unseen-companions", "learned", detail
                 )
     if recorded is None:
-        fallback = policy.fallback
+        fallback = layer.fallback
         if fallback is not None and name in fallback:
             neutral = fallback[name]
             kind = "neutral-everywhere" if neutral else "non-neutral-somewhere"
@@ -239,10 +264,10 @@ def _learned_decision(
     assert label is not None  # a recorded verdict came from a pattern or a template scope
     if evidence is not None:
         return not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, evidence)
-    decided = policy.verdict_rules.get((label, name))
+    decided = layer.verdict_rules.get((label, name))
     if decided is None:
         decided = not recorded.neutral, _verdict_rule(f"{key}:{label}", name, recorded, None)
-        policy.verdict_rules[(label, name)] = decided
+        layer.verdict_rules[(label, name)] = decided
     return decided
 
 

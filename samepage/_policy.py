@@ -1,19 +1,23 @@
-"""The per-host policy of the normalizer: the static rules of a host group and their caches."""
+"""The per-host policy of the normalizer: the static rules of a host group and their caches.
+
+A policy is built from frozen inputs: the caller's configuration (:class:`PolicyConfig`),
+the host's domain rules and its learned entry (:class:`~samepage._learned_layer.LearnedLayer`).
+The normalizer and the listing of conflicts build theirs the same way (:func:`host_policy`).
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
 
-from samepage._learned_layer import _learned_decision
+from samepage._hosts import longest_key, lookup_host
+from samepage._learned_layer import Fallback, LearnedLayer, _learned_decision
+from samepage._learned_model import DomainEntry
 from samepage._query import Pair, join_pattern, value_of
-from samepage.learned import DomainEntry, TemplateScope
-from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule
-
-if TYPE_CHECKING:
-    from samepage.normalizer import MIQPSNormalizer
+from samepage.rules import AmbiguousRule, DomainRules, NameMatcher, Rule, RuleSet
 
 _DROP, _KEEP, _OPEN = 0, 1, 2
 _UNSEEN: Any = object()
@@ -23,6 +27,82 @@ _DEFAULT = Rule(
 _NAME_CACHE_LIMIT = 2_000
 # Names up to this length are cached (the per-name tables stay within a few MB per policy).
 _CACHED_NAME = 256
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyConfig:
+    """The caller's configuration that decides parameters: a normalizer's options, read.
+
+    ``extra_allow_hosts`` is keyed by host, or ``host:port`` for one port; ``keep_hosts`` by
+    host, then by lower-cased name. Both are read-only copies of the mappings given.
+    """
+
+    rules: RuleSet
+    extra_block: NameMatcher = field(default_factory=NameMatcher)
+    extra_allow_all: NameMatcher = field(default_factory=NameMatcher)
+    extra_allow_hosts: Mapping[str, NameMatcher] = field(default_factory=dict)
+    keep_hosts: Mapping[str, Mapping[str, Rule]] = field(default_factory=dict)
+    learned_fallback: Fallback = "shared"
+    _allow_longest: int = field(init=False, repr=False, compare=False)
+    _keep_longest: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kept = {host: MappingProxyType(dict(names)) for host, names in self.keep_hosts.items()}
+        object.__setattr__(self, "keep_hosts", MappingProxyType(kept))
+        object.__setattr__(
+            self, "extra_allow_hosts", MappingProxyType(dict(self.extra_allow_hosts))
+        )
+        object.__setattr__(self, "_allow_longest", longest_key(self.extra_allow_hosts))
+        object.__setattr__(self, "_keep_longest", longest_key(self.keep_hosts))
+
+    def extra_allow(self, host: str, port: str) -> tuple[str, NameMatcher] | None:
+        """The ``extra_allowlist`` entry of a host: its ``host:port`` key, else its host key.
+
+        A key without a port keeps its names on every port of the host (keeping a name
+        never merges two pages); a ``host:port`` key only on that port.
+        """
+        hosts, longest = self.extra_allow_hosts, self._allow_longest
+        found = lookup_host(hosts, host, port, longest=longest) if port else None
+        return found or lookup_host(hosts, host, longest=longest)
+
+    def kept(self, host: str) -> tuple[str, Mapping[str, Rule]] | None:
+        """The ``keep_listed`` entry of a host, if any."""
+        if not self.keep_hosts:
+            return None
+        return lookup_host(self.keep_hosts, host, longest=self._keep_longest)
+
+
+def host_policy(
+    config: PolicyConfig,
+    host: str,
+    port: str,
+    learned: tuple[str, DomainEntry] | None,
+    groups: dict[tuple[object, ...], _HostPolicy],
+) -> _HostPolicy:
+    """The policy of ``host`` and ``port``, whose learned entry is ``learned``.
+
+    Hosts with the same domain rules, extra allowlist entry, learned entry, ambiguous
+    exceptions and kept names (most hosts: none of them) share one policy, held in
+    ``groups`` (the caller's cache), so its per-name cache stays warm.
+    """
+    domain = config.rules.domain(host)
+    allow = config.extra_allow(host, port)
+    excepted = config.rules.excepted_names(host)
+    keep = config.kept(host)
+    shared = (
+        id(domain) if domain else 0,
+        allow[0] if allow else None,
+        learned[0] if learned else None,
+        excepted,
+        keep[0] if keep else None,
+    )
+    policy = groups.get(shared)
+    if policy is None:
+        layer = LearnedLayer(*learned, config.learned_fallback) if learned else None
+        policy = groups[shared] = _HostPolicy(
+            config, domain, allow[1] if allow else None, layer, excepted, keep=keep
+        )
+    return policy
 
 
 class _HostPolicy:
@@ -44,10 +124,10 @@ class _HostPolicy:
         "codes",
         "except_paths",
         "excepted",
-        "fallback",
         "keep",
         "learned",
         "learned_key",
+        "learned_layer",
         "list_exceptions",
         "names",
         "path_classes",
@@ -55,23 +135,21 @@ class _HostPolicy:
         "prefix_keys",
         "prefixes",
         "scoped",
-        "shared",
-        "verdict_rules",
     )
 
     def __init__(
         self,
-        norm: MIQPSNormalizer,
+        config: PolicyConfig,
         domain: DomainRules | None,
         allow_host: NameMatcher | None,
-        learned: tuple[str, DomainEntry] | None,
+        learned: LearnedLayer | None,
         excepted: frozenset[str],
         *,
         keep: tuple[str, Mapping[str, Rule]] | None = None,
     ) -> None:
         # Listed names kept on these hosts: by the keep_listed option, then by learned evidence.
         self.keep = _kept_names(keep, learned)
-        self.block = (norm._extra_block, norm.rules.tracking, domain.block if domain else None)
+        self.block = (config.extra_block, config.rules.tracking, domain.block if domain else None)
         # The names a strip list excepts here: no built-in block list drops them.
         self.list_exceptions = domain.keep if domain and domain.keep else None
         # The group's path classes: entries scoped to a path, names excepted on a path.
@@ -83,14 +161,14 @@ class _HostPolicy:
             else None
         )
         self.by_path: dict[int, _HostPolicy] = {}
-        self._made_with = (norm, domain, allow_host, learned, excepted, keep)
+        self._made_with = (config, domain, allow_host, learned, excepted, keep)
         # On the paths the group excepts, the same policy without the group's block list.
         self.except_paths = domain.except_paths if domain else None
         # Whether the policy depends on the URL's path: then ask :meth:`at`.
         self.path_classes = self.except_paths is not None or bool(self.paths)
         self.excepted: _HostPolicy = (
             _HostPolicy(
-                norm,
+                config,
                 replace(
                     domain,
                     block=NameMatcher(),
@@ -105,35 +183,21 @@ class _HostPolicy:
             if domain is not None and domain.except_paths is not None
             else self
         )
-        extra_allow = [norm._extra_allow_all]
+        extra_allow = [config.extra_allow_all]
         if allow_host is not None:
             extra_allow.append(allow_host)
         if domain:
             extra_allow.append(domain.allow)
         self.allow = tuple(extra_allow)
-        self.learned_key: str | None = learned[0] if learned else None
-        self.learned: DomainEntry | None = learned[1] if learned else None
-        # Each recorded verdict's decision, built once: (label, name) -> (keep, rule).
-        self.verdict_rules: dict[tuple[str, str], tuple[bool, Rule]] = {}
-        self.fallback = (
-            self.learned.fallback()
-            if self.learned is not None and norm.learned_fallback == "domain"
-            else None
-        )
-        self.shared: Mapping[str, TemplateScope] | None = (
-            self.learned.shared
-            if self.learned is not None and self.learned.shared and norm.learned_fallback != "keep"
-            else None
-        )
+        self.learned_layer = learned
+        self.learned_key: str | None = learned.key if learned else None
+        self.learned: DomainEntry | None = learned.entry if learned else None
         # Whether a decision may depend on the URL's path template: only then is it computed.
-        self.scoped = self.shared is not None or (
-            self.learned is not None
-            and any(pattern.templates for pattern in self.learned.patterns.values())
-        )
+        self.scoped = learned.scoped if learned else False
         self.ambiguous: dict[str, AmbiguousRule] = {
-            name: rule for name, rule in norm.rules.ambiguous.items() if name not in excepted
+            name: rule for name, rule in config.rules.ambiguous.items() if name not in excepted
         }
-        self.prefixes = norm.rules.ambiguous_prefixes
+        self.prefixes = config.rules.ambiguous_prefixes
         self.prefix_keys = tuple(p for p, _ in self.prefixes)
         self.by_name: dict[str, AmbiguousRule | None] = {}
         self.names: dict[str, tuple[int, Rule | None]] = {}
@@ -158,7 +222,7 @@ class _HostPolicy:
             return self
         policy = self.by_path.get(mask)
         if policy is None:
-            norm, domain, allow_host, learned, excepted, keep = self._made_with
+            config, domain, allow_host, learned, excepted, keep = self._made_with
             assert domain is not None
             chosen = [item for bit, item in enumerate(self.paths) if mask >> bit & 1]
             here = replace(
@@ -169,7 +233,7 @@ class _HostPolicy:
                 paths=(),
             )
             policy = self.by_path.setdefault(
-                mask, _HostPolicy(norm, here, allow_host, learned, excepted, keep=keep)
+                mask, _HostPolicy(config, here, allow_host, learned, excepted, keep=keep)
             )
         return policy
 
@@ -238,8 +302,10 @@ class _HostPolicy:
         ``template`` is the URL's path template when the host is :attr:`scoped`, else None.
         With ``detailed`` (``explain``), a learned rule carries its detail text.
         """
-        if self.learned is not None:
-            decided = _learned_decision(self, name, pattern, piece, pairs, template, detailed)
+        if self.learned_layer is not None:
+            decided = _learned_decision(
+                self.learned_layer, name, pattern, piece, pairs, template, detailed
+            )
             if decided is not None:
                 return decided
         ambiguous = self.ambiguous_rule(name)
@@ -286,12 +352,12 @@ class _HostPolicy:
 
 
 def _kept_names(
-    keep: tuple[str, Mapping[str, Rule]] | None, learned: tuple[str, DomainEntry] | None
+    keep: tuple[str, Mapping[str, Rule]] | None, learned: LearnedLayer | None
 ) -> dict[str, Rule]:
     """The names kept on a host before the lists: the option's, then the learned set's."""
     kept: dict[str, Rule] = {}
     if learned is not None:
-        key, entry = learned
+        key, entry = learned.key, learned.entry
         for name, evidence in entry.keep_listed.items():
             kept[name.lower()] = Rule(f"learned:{key}:keep:{name}", "learned", evidence.describe())
     if keep is not None:

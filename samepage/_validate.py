@@ -1,5 +1,8 @@
 """The learned-set validator: reads a parsed document, naming the first problem.
 
+It builds the data model's records (``_learned_model.py``) and checks host keys; the set
+itself is built from its :class:`Document` by :meth:`samepage.LearnedSet.from_json`.
+
 See ``docs/learned-format.md`` for the format it checks.
 """
 
@@ -8,13 +11,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from samepage import _suffixes, _url
 from samepage._alias_check import check_host_aliases, read_aliases
 from samepage._encoding import QUERY, normalize_escapes
-from samepage.errors import LearnedFormatError
-from samepage.learned import (
+from samepage._learned_model import (
     _COUNTS,
     ALIAS_VERSION,
     FORMAT,
@@ -22,7 +24,6 @@ from samepage.learned import (
     DefaultValue,
     DomainEntry,
     JointDefaults,
-    LearnedSet,
     ListedKeep,
     ParamVerdict,
     PatternEntry,
@@ -30,9 +31,20 @@ from samepage.learned import (
     changed_too_often,
     pattern_names,
 )
+from samepage.errors import LearnedFormatError
 from samepage.templates import is_template, path_template
 
-__all__ = ["Reader", "host_key"]
+__all__ = ["Document", "Reader", "host_key"]
+
+
+class Document(NamedTuple):
+    """A checked document's parts, from which :class:`samepage.LearnedSet` is built."""
+
+    domains: dict[str, DomainEntry]
+    created: str
+    settings: dict[str, Any]
+    extra: dict[str, Any]
+
 
 MAX_COUNT = 2**63 - 1
 """The largest count a learned set holds (a signed 64-bit integer, as DuckDB and Arrow
@@ -193,7 +205,7 @@ class Reader:
                 where, f"{text!r} has a lone surrogate: no UTF-8 file can hold it"
             ) from None
 
-    def document(self, data: Any) -> LearnedSet:
+    def document(self, data: Any) -> Document:
         doc = self.mapping(data, "document")
         self.writable(doc)
         if doc.get("format") != FORMAT:
@@ -229,7 +241,7 @@ class Reader:
             for k, v in doc.items()
             if k not in ("format", "version", "created", "settings", "domains")
         }
-        return LearnedSet(parsed, created, dict(settings), extra)
+        return Document(parsed, created, dict(settings), extra)
 
     def domain(self, value: Any, where: str) -> DomainEntry:
         entry = self.mapping(value, where)

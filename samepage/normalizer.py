@@ -20,9 +20,18 @@ from typing import Literal
 
 from samepage._alias_runtime import AliasTable
 from samepage._encoding import QUERY, normalize_unsafe
-from samepage._hosts import longest_key, lookup_host
+from samepage._learned_layer import Fallback as Fallback
 from samepage._models import Explanation, ParamDecision
-from samepage._policy import _DROP, _KEEP, _OPEN, _HostPolicy, _keep_on_conflict, first_pass
+from samepage._policy import (
+    _DROP,
+    _KEEP,
+    _OPEN,
+    PolicyConfig,
+    _HostPolicy,
+    _keep_on_conflict,
+    first_pass,
+    host_policy,
+)
 from samepage._query import Pair, join_pattern, query_pairs, serialize, value_of
 from samepage._rewrite import NO_REWRITES, HostRewrites, Rewrite, session_triggers
 from samepage._url import CACHED_HOST, Parts, join_url, split_url
@@ -53,7 +62,6 @@ _POLICY_CACHE_LIMIT = 50_000
 # Each unwrap makes the URL shorter; the bound only guards against a pathological rule table.
 _MAX_REWRITES = 32
 
-Fallback = Literal["shared", "keep", "domain"]
 _FALLBACKS = ("shared", "keep", "domain")
 Errors = Literal["none", "raise"]
 
@@ -143,13 +151,8 @@ class MIQPSNormalizer:
 
     __slots__ = (
         "_aliases",
-        "_extra_allow_all",
-        "_extra_allow_hosts",
-        "_extra_allow_longest",
-        "_extra_block",
+        "_config",
         "_frozen",
-        "_keep_hosts",
-        "_keep_longest",
         "_policies",
         "_rewrites",
         "_session_probe",
@@ -185,26 +188,26 @@ class MIQPSNormalizer:
         set_(self, "learned", load_learned(learned) if learned is not None else None)
         set_(self, "learned_fallback", learned_fallback)
         set_(self, "_aliases", AliasTable.of(self.learned))
-        set_(self, "_extra_block", _as_matcher(extra_blocklist, "extra_blocklist", "blocklist"))
+        extra_block = _as_matcher(extra_blocklist, "extra_blocklist", "blocklist")
+        allow_all, allow_hosts = NameMatcher(), {}
         if isinstance(extra_allowlist, Mapping):
-            hosts = {
+            allow_hosts = {
                 _option_host(host, "extra_allowlist"): _as_matcher(
                     names, f"extra_allowlist[{host}]", "allowlist"
                 )
                 for host, names in extra_allowlist.items()
             }
-            set_(self, "_extra_allow_all", NameMatcher())
-            set_(self, "_extra_allow_hosts", hosts)
         else:
-            set_(
-                self,
-                "_extra_allow_all",
-                _as_matcher(extra_allowlist, "extra_allowlist", "allowlist"),
-            )
-            set_(self, "_extra_allow_hosts", {})
-        set_(self, "_extra_allow_longest", longest_key(self._extra_allow_hosts))
-        set_(self, "_keep_hosts", _keep_listed(keep_listed) if keep_listed is not None else {})
-        set_(self, "_keep_longest", longest_key(self._keep_hosts))
+            allow_all = _as_matcher(extra_allowlist, "extra_allowlist", "allowlist")
+        config = PolicyConfig(
+            ruleset,
+            extra_block,
+            allow_all,
+            allow_hosts,
+            _keep_listed(keep_listed) if keep_listed is not None else {},
+            learned_fallback,
+        )
+        set_(self, "_config", config)
         set_(self, "_policies", {})
         set_(self, "_rewrites", {})
         triggers = session_triggers(ruleset.path_sessions)
@@ -221,12 +224,7 @@ class MIQPSNormalizer:
     learned: LearnedSet | None
     learned_fallback: Fallback
     _aliases: AliasTable | None
-    _extra_block: NameMatcher
-    _extra_allow_all: NameMatcher
-    _extra_allow_hosts: dict[str, NameMatcher]
-    _extra_allow_longest: int
-    _keep_hosts: dict[str, dict[str, Rule]]
-    _keep_longest: int
+    _config: PolicyConfig
     _policies: dict[str | tuple[str, str], _HostPolicy]
     _rewrites: dict[str, HostRewrites]
     _session_probe: re.Pattern[str] | None
@@ -247,40 +245,11 @@ class MIQPSNormalizer:
         if policy is None:
             if len(self._policies) >= _POLICY_CACHE_LIMIT:
                 self._policies.clear()
-            domain = self.rules.domain(host)
-            allow = self._extra_allow(host, port)
             learned = self.learned.domain(host, port) if self.learned else None
-            excepted = self.rules.excepted_names(host)
-            keep = (
-                lookup_host(self._keep_hosts, host, longest=self._keep_longest)
-                if self._keep_hosts
-                else None
-            )
-            shared = (
-                id(domain) if domain else 0,
-                allow[0] if allow else None,
-                learned[0] if learned else None,
-                excepted,
-                keep[0] if keep else None,
-            )
-            policy = self._shared.get(shared)
-            if policy is None:
-                policy = self._shared[shared] = _HostPolicy(
-                    self, domain, allow[1] if allow else None, learned, excepted, keep=keep
-                )
+            policy = host_policy(self._config, host, port, learned, self._shared)
             if len(host) <= CACHED_HOST:  # a longer host is no DNS name, and is not held
                 self._policies[key] = policy
         return policy
-
-    def _extra_allow(self, host: str, port: str) -> tuple[str, NameMatcher] | None:
-        """The ``extra_allowlist`` entry of a host: its ``host:port`` key, else its host key.
-
-        A key without a port keeps its names on every port of the host (keeping a name
-        never merges two pages); a ``host:port`` key only on that port.
-        """
-        hosts, longest = self._extra_allow_hosts, self._extra_allow_longest
-        found = lookup_host(hosts, host, port, longest=longest) if port else None
-        return found or lookup_host(hosts, host, longest=longest)
 
     def _path_policy(self, parts: Parts) -> _HostPolicy:
         """The policy of the URL's host, for its path (a group may except some paths)."""
@@ -313,7 +282,7 @@ class MIQPSNormalizer:
         if rewrites.any_path or path in rewrites.paths or first in path or second in path:
             parts = self._rewrite(parts, None)
             if self._aliases is not None:  # the learned set's aliases, then the filter
-                return self._aliases.key(self, parts)
+                return self._aliases.key(self._rewritten, self._filter, parts)
         query = parts[5]
         if query:
             query = self._filter(parts[2], parts[3], parts[4], query)
@@ -384,6 +353,10 @@ class MIQPSNormalizer:
                 return parts
             parts = new
         return parts
+
+    def _rewritten(self, parts: Parts) -> Parts:
+        """``parts`` after every built-in rewrite, unrecorded."""
+        return self._rewrite(parts, None)
 
     def normalize_many(
         self, urls: Iterable[str | None], *, errors: Errors = "none"
@@ -477,7 +450,7 @@ class MIQPSNormalizer:
         steps: list[Rewrite] = []
         parts = self._rewrite(parts, steps)
         if self._aliases is not None:
-            parts = self._aliases.settle(self, parts, steps)[0]
+            parts = self._aliases.settle(self._rewritten, self._filter, parts, steps)[0]
         policy = self._path_policy(parts)
         pairs = query_pairs(parts[5])
         template = path_template(parts[4]) if policy.scoped else None
@@ -532,7 +505,9 @@ class MIQPSNormalizer:
         if parts is None:
             raise InvalidURL(url, "not an http(s) URL")
         parts = self._rewrite(parts, None)
-        return self._aliases.apply(self, parts, None) if self._aliases is not None else parts
+        if self._aliases is None:
+            return parts
+        return self._aliases.apply(self._rewritten, parts, None)
 
 
 def _require_str(url: object) -> str:

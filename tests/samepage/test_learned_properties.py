@@ -58,8 +58,9 @@ def _verdict_json(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
-def _pattern(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
-    recorded = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+def _pattern(draw: st.DrawFn, names: list[str], every: bool = False) -> dict[str, Any]:
+    """A pattern of ``names``: a verdict for some of them (``every``: for each)."""
+    recorded = names if every or not names else draw(st.lists(st.sampled_from(names), unique=True))
     params = {name: draw(_verdict_json()) for name in recorded}
     out: dict[str, Any] = {"urls": draw(st.integers(0, 9)), "params": params}
     templates = draw(_scopes(names))
@@ -148,9 +149,11 @@ _ALIAS_HOSTS = ("s.example", "www.s.example", "m.s.example")
 
 
 @st.composite
-def _aliased(draw: st.DrawFn) -> dict[str, Any]:
-    """A generated learned set of s.example with aliases (version 2) the reader accepts."""
-    doc = draw(_learned())
+def _aliased(
+    draw: st.DrawFn, learned: st.SearchStrategy[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A generated learned set of s.example (``learned``'s) with aliases the reader accepts."""
+    doc = draw(learned if learned is not None else _learned())
     doc["version"] = 2
     entry = doc["domains"]["s.example"]
     entry["aliases"] = []
