@@ -1,7 +1,7 @@
 """The learner against a plain browser on the pages of the real applications.
 
-Every URL of Datasette's log, and one URL per path template and pattern of the other
-applications' logs (``tests/apps``, served once for the whole run and shared with
+One URL per path template and pattern of each application's log, and every table page of
+Datasette's (``tests/apps``, served once for the whole run and shared with
 ``tests/learner/test_apps.py``), is captured by bare Playwright and by the learner's
 renderer, with the application tests' settings (``tests/learner/render/differential.py``);
 ``benchmarks/bench_differential.py`` takes every URL of every log, and every other page
@@ -29,17 +29,20 @@ from tests.plugins.apps import ServedApp
 
 pytestmark = [pytest.mark.apps, pytest.mark.browser]
 
+_PAGES_AT_ONCE = 3
+"""Pages worked on at once: most of a capture is waiting (the load, the quiet window)."""
+
 
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
 async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list[Row]:
-    """Every URL of the application's log, captured plainly and by the learner."""
+    """The pages of the application's log (:func:`_pages`), captured plainly and by the learner."""
     resolve = served_app.server.resolve()
     async with (
         Renderer(
             APPS_CONFIG.render,
             executable=browser_choice.executable,
             resolve=resolve,
-            max_open_pages=2,
+            max_open_pages=_PAGES_AT_ONCE,
         ) as renderer,
         async_playwright() as playwright,
     ):
@@ -50,7 +53,7 @@ async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list
                 renderer,
                 browser,
                 plain_limit_s=PLAIN_LIMIT_S,
-                concurrency=2,
+                concurrency=_PAGES_AT_ONCE,
             )
         finally:
             await browser.close()
@@ -59,13 +62,16 @@ async def app_rows(served_app: ServedApp, browser_choice: BrowserChoice) -> list
 
 
 def _pages(app: str, urls: list[str]) -> list[str]:
-    """Every URL of Datasette's log; of another log, the first URL of each template and pattern."""
-    if app == "datasette":
-        return urls
+    """The first URL of each template and pattern of the log, and every Datasette table page."""
     kinds: dict[tuple[str, str], str] = {}
     for url in urls:
         kinds.setdefault((path_template(urlsplit(url).path), pattern_key(url)), url)
-    return list(kinds.values())
+    tables = [url for url in urls if app == "datasette" and urlsplit(url).path == _TABLE]
+    return list(dict.fromkeys([*kinds.values(), *tables]))
+
+
+_TABLE = "/library/books"
+"""Datasette's table page (240 books, 100 to a page, full-text search and facets)."""
 
 
 _LOOKS_DIFFERENT: dict[str, str] = {}
@@ -93,7 +99,7 @@ def test_every_page_a_plain_browser_captures_the_learner_captures_and_shows_alik
 
 @pytest.mark.parametrize("served_app", ["datasette"], indirect=True)
 def test_datasette_table_pages_settle(app_rows: list[Row]) -> None:
-    tables = [row for row in app_rows if urlsplit(row.url).path == "/library/books"]
+    tables = [row for row in app_rows if urlsplit(row.url).path == _TABLE]
     assert len(tables) >= 25
     times = {row.url: round(row.learner.seconds, 2) for row in tables}
     assert {row.url: row.learner.said for row in tables if row.learner.outcome != "settled"} == {}
