@@ -59,7 +59,8 @@ async def study_aliases(
     """
     before = counters.renders
     budget = RenderBudget(min(domain_budget, before + config.alias_renders), counters)
-    pages = PatternPages(runner, counters, budget.admit)
+    ticket = budget.ticket()
+    pages = PatternPages(runner, counters, ticket.admit)
     compare = functools.partial(runner.compare_urls, pages, counters, spellings=True)
     verdicts: list[AliasVerdict] = []
     bound = ""
@@ -77,7 +78,7 @@ async def study_aliases(
                 verdicts.append(AliasVerdict(candidate, AliasFinding.UNPROVEN, bound))
                 continue
             try:
-                verdict = await budget.run(check_alias(candidate, compare, config.min_samples))
+                verdict = await ticket.run(check_alias(candidate, compare, config.min_samples))
             except BudgetSpent:
                 bound = (
                     "the domain's render budget was spent"

@@ -38,7 +38,6 @@ class RenderBudget:
 
     limit: int
     counters: SiteCounters
-    _default: BudgetTicket | None = None
 
     @property
     def spent(self) -> bool:
@@ -48,19 +47,6 @@ class RenderBudget:
     def ticket(self) -> BudgetTicket:
         """A study's own admission to the budget, stopped on its own once spent."""
         return BudgetTicket(self)
-
-    async def admit(self) -> None:
-        """:meth:`BudgetTicket.admit` of the one study this budget runs at a time."""
-        await self._one().admit()
-
-    async def run(self, work: Awaitable[T]) -> T:
-        """:meth:`BudgetTicket.run` of the one study this budget runs at a time."""
-        return await self._one().run(work)
-
-    def _one(self) -> BudgetTicket:
-        if self._default is None:
-            self._default = self.ticket()
-        return self._default
 
 
 @dataclass(slots=True)

@@ -340,8 +340,8 @@ class _Studies:
 
     def _start(self, group: PatternGroup) -> _Running:
         ticket = self.budget.ticket()
-        pages = PatternPages(self.run.runner, self.stats.counters, ticket.admit)
         runner = self.run.runner
+        pages = PatternPages(runner, self.stats.counters, ticket.admit)
         compare = functools.partial(runner.compare_urls, pages, self.stats.counters)
         study = _study(self.run, self.target, group, self.chosen, compare)
         return _Running(group, ticket, compare, asyncio.ensure_future(ticket.run(study)))

@@ -97,7 +97,7 @@ class _Page:
 class PatternPages:
     """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests.
 
-    With ``admit`` (:meth:`learner.run.budget.RenderBudget.admit`), every new render waits
+    With ``admit`` (:meth:`learner.run.budget.BudgetTicket.admit`), every new render waits
     for it first: the domain's render budget stops the study there.
     """
 

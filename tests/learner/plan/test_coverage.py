@@ -26,7 +26,7 @@ from learner.plan.files import read_plan, write_plan
 from learner.plan.logs import plan_files
 from learner.plan.sampling import group_by_pattern
 from learner.plan.targets import parse_target
-from learner.run.budget import BudgetSpent, RenderBudget
+from learner.run.budget import BudgetSpent, BudgetTicket, RenderBudget
 from learner.run.sample_runner import SiteCounters
 from samepage import MIQPSNormalizer
 from tests.plugins.engines import engine
@@ -139,14 +139,14 @@ def test_a_plan_makes_the_crawls_choice() -> None:
     assert len(twenty.groups) == 20 and twenty.choice.left[0].because is Left.CAP
 
 
-def _study(budget: RenderBudget, cancelled: list[str]) -> Coroutine[Any, Any, list[str]]:
+def _study(ticket: BudgetTicket, cancelled: list[str]) -> Coroutine[Any, Any, list[str]]:
     """Two samples side by side, two renders each, every render asked of the budget."""
 
     async def sample(name: str) -> str:
         try:
             for _ in range(2):
-                await budget.admit()
-                budget.counters.renders += 1
+                await ticket.admit()
+                ticket.budget.counters.renders += 1
                 await asyncio.sleep(0)
             return name
         except asyncio.CancelledError:
@@ -161,14 +161,16 @@ def _study(budget: RenderBudget, cancelled: list[str]) -> Coroutine[Any, Any, li
 
 async def test_the_budget_stops_a_study_and_every_sample_under_way() -> None:
     budget, cancelled = RenderBudget(3, SiteCounters()), list[str]()
+    ticket = budget.ticket()
     with pytest.raises(BudgetSpent):
-        await budget.run(_study(budget, cancelled))
+        await ticket.run(_study(ticket, cancelled))
     # x made its two renders; y, waiting for its second, was cancelled with the study.
     assert budget.counters.renders == 3 and cancelled == ["y"]
     assert budget.spent
     # Within the budget, a study runs to its end.
     enough = RenderBudget(4, SiteCounters())
-    assert await enough.run(_study(enough, cancelled)) == ["x", "y"]
+    ticket = enough.ticket()
+    assert await ticket.run(_study(ticket, cancelled)) == ["x", "y"]
     assert enough.counters.renders == 4
 
 
