@@ -23,11 +23,12 @@ A candidate (:mod:`learner.plan.aliases`) is published only when:
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from learner.model import Cause, PairOutcome
 from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
@@ -58,6 +59,8 @@ REPLACEABLE = frozenset(
 settled, or that the observed URL answered no page (a status other than 2xx): another URL
 of the context is tried. A sample whose pages were compared and not found alike (noise too
 large to judge, a change not confirmed) is not replaced."""
+
+T = TypeVar("T")
 
 Compare = Callable[[str, str], Awaitable[PairOutcome]]
 """Compare two spellings of one page (the sample runner with ``spellings=True``)."""
@@ -130,7 +133,11 @@ def _status_only(control: PairOutcome) -> bool:
 async def check_alias(
     candidate: AliasCandidate, compare: Compare, min_samples: int
 ) -> AliasVerdict:
-    """Render ``candidate``'s samples and controls (see the module) and judge them."""
+    """Render ``candidate``'s samples and controls (see the module) and judge them.
+
+    The samples are rendered side by side, then the controls: the first that keeps the
+    spellings apart (or publishes nothing) stops the others under way.
+    """
     replaced = 0
 
     def verdict(finding: AliasFinding, reason: str, same: int, controls: int = 0) -> AliasVerdict:
@@ -141,46 +148,86 @@ async def check_alias(
     if missing:
         return verdict(AliasFinding.UNPROVEN, f"context {missing[0]!r} not sampled", 0)
     spares = {c: candidate.spares_of(c) for c in sampled}
-    counted: list[AliasSample] = []
-    for sample in candidate.samples:
+    in_use = {s.value for s in candidate.samples}
+
+    async def settle(sample: AliasSample) -> tuple[AliasSample, PairOutcome]:
+        nonlocal replaced
         outcome = await compare(sample.url, sample.spelled)
         for _ in range(REPLACEMENTS):
             if not _replaceable(outcome) or not spares[sample.context]:
                 break
             replaced += 1
-            sample = _spare(spares[sample.context], {s.value for s in counted})
+            sample = _spare(spares[sample.context], in_use)
+            in_use.add(sample.value)
             outcome = await compare(sample.url, sample.spelled)
-        if outcome.outcome != "same":
-            why = f"{sample.url} and {sample.spelled}: {outcome.outcome} ({outcome.reason})"
-            return verdict(AliasFinding.APART, why, len(counted))
-        counted.append(sample)
+        return sample, outcome
+
+    settled, finished = await _side_by_side(
+        [settle(s) for s in candidate.samples], lambda found: found[1].outcome != "same"
+    )
+    if isinstance(settled, tuple):
+        sample, outcome = settled
+        why = f"{sample.url} and {sample.spelled}: {outcome.outcome} ({outcome.reason})"
+        return verdict(AliasFinding.APART, why, finished)
+    counted = [sample for sample, _ in settled]
     same = len(counted)
     if same < min_samples:
         return verdict(AliasFinding.UNPROVEN, f"{same} samples, {min_samples} needed", same)
-    controls = 0
-    for sample in (s for s in counted if s.others):
+
+    async def control(sample: AliasSample) -> tuple[str, PairOutcome]:
+        nonlocal replaced
         others = iter(sample.others)
         other = next(others)
         outcome = await compare(sample.url, other)
         while (_replaceable(outcome) or _status_only(outcome)) and (other := next(others, "")):
             replaced += 1
             outcome = await compare(sample.url, other)
-        if outcome.outcome != "changed" or _status_only(outcome):
-            why = (
-                f"control {sample.url} against {other or sample.others[-1]}: {outcome.outcome}, "
-                f"not changed ({outcome.reason})"
-            )
-            return verdict(AliasFinding.UNPROVEN, why, same, controls)
-        controls += 1
-    if controls == 0:
+        return f"control {sample.url} against {other or sample.others[-1]}", outcome
+
+    with_others = [s for s in counted if s.others]
+    shown, controls = await _side_by_side(
+        [control(s) for s in with_others],
+        lambda found: found[1].outcome != "changed" or _status_only(found[1]),
+    )
+    if isinstance(shown, tuple):
+        which, outcome = shown
+        why = f"{which}: {outcome.outcome}, not changed ({outcome.reason})"
+        return verdict(AliasFinding.UNPROVEN, why, same, controls)
+    if not with_others:
         return verdict(AliasFinding.UNPROVEN, "no control: no two values in one context", same)
+    controls = len(with_others)
     return verdict(
         AliasFinding.LEARNED, f"{same} samples the same, {controls} controls differ", same, controls
     )
 
 
+async def _side_by_side(
+    works: Sequence[Awaitable[T]], stops: Callable[[T], bool]
+) -> tuple[list[T] | T, int]:
+    """Every result of ``works`` (run at once) in order, or the first to finish that ``stops``.
+
+    With the result that stops comes the number of results finished before it; the works
+    still under way are cancelled.
+    """
+    tasks = [asyncio.ensure_future(work) for work in works]
+    finished = 0
+    try:
+        pending: set[asyncio.Future[T]] = set(tasks)
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in (t for t in tasks if t in done):
+                if stops(task.result()):
+                    return task.result(), finished
+                finished += 1
+        return [task.result() for task in tasks], finished
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 def _spare(spares: list[AliasSample], values: set[str]) -> AliasSample:
-    """The next spare of a context (a value not yet counted first), taken off the list."""
+    """The next spare of a context (a value not yet in use first), taken off the list."""
     pick = next((s for s in spares if s.value not in values), spares[0])
     spares.remove(pick)
     return pick

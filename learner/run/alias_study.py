@@ -7,11 +7,13 @@ spellings per sample (:meth:`~learner.run.sample_runner.SampleRunner.compare_url
 ``spellings=True``), and judged (:mod:`learner.judge.aliases`). A second round mines again
 with the hints of the study's own renders, for rules whose templates no candidate of the
 first round held. The study makes at most ``alias_renders`` renders, within the domain's
-render budget: a candidate cut short by either is not published.
+render budget: a candidate cut short by either is not published. Up to ``concurrency``
+candidates are studied at once, through the same per-host turns as every render.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from learner.judge.aliases import (
     publishable,
 )
 from learner.plan.alias_hints import spelling_hints
-from learner.plan.aliases import alias_candidates
+from learner.plan.aliases import AliasCandidate, alias_candidates
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import MIQPSNormalizer, PathAlias
@@ -59,11 +61,28 @@ async def study_aliases(
     """
     before = counters.renders
     budget = RenderBudget(min(domain_budget, before + config.alias_renders), counters)
-    ticket = budget.ticket()
-    pages = PatternPages(runner, counters, ticket.admit)
-    compare = functools.partial(runner.compare_urls, pages, counters, spellings=True)
+    window = asyncio.Semaphore(config.concurrency)
     verdicts: list[AliasVerdict] = []
     bound = ""
+
+    async def study(candidate: AliasCandidate) -> AliasVerdict:
+        nonlocal bound
+        async with window:
+            if bound:
+                return AliasVerdict(candidate, AliasFinding.UNPROVEN, bound)
+            ticket = budget.ticket()
+            pages = PatternPages(runner, counters, ticket.admit)
+            compare = functools.partial(runner.compare_urls, pages, counters, spellings=True)
+            try:
+                return await ticket.run(check_alias(candidate, compare, config.min_samples))
+            except BudgetSpent:
+                bound = (
+                    "the domain's render budget was spent"
+                    if budget.limit == domain_budget
+                    else f"the alias bound of {config.alias_renders} renders was reached"
+                )
+                return AliasVerdict(candidate, AliasFinding.UNPROVEN, bound)
+
     studied: set[str] = set()
     for _ in range(_ROUNDS):
         hints = spelling_hints(counters.outcomes, normalizer)
@@ -72,24 +91,10 @@ async def study_aliases(
             for c in alias_candidates(urls, normalizer, hints)
             if not {c.rule.from_, c.rule.to} & studied
         ]
-        for candidate in fresh:
-            studied.update((candidate.rule.from_, candidate.rule.to))
-            if bound:
-                verdicts.append(AliasVerdict(candidate, AliasFinding.UNPROVEN, bound))
-                continue
-            try:
-                verdict = await ticket.run(check_alias(candidate, compare, config.min_samples))
-            except BudgetSpent:
-                bound = (
-                    "the domain's render budget was spent"
-                    if budget.limit == domain_budget
-                    else f"the alias bound of {config.alias_renders} renders was reached"
-                )
-                verdict = AliasVerdict(candidate, AliasFinding.UNPROVEN, bound)
-            verdicts.append(verdict)
+        studied.update(spelling for c in fresh for spelling in (c.rule.from_, c.rule.to))
+        verdicts += await asyncio.gather(*(study(c) for c in fresh))
         if not fresh or bound:
             break
     verdicts = publishable(verdicts)
     rules = tuple(v.rule for v in verdicts if v.finding is AliasFinding.LEARNED)
     return AliasStudy(AliasAccount(counters.renders - before, tuple(verdicts), bound), rules)
-

@@ -210,3 +210,38 @@ def test_a_learned_rule_whose_result_a_learned_rule_rewrites_again_is_not_publis
         AliasFinding.LEARNED,
     ]
     assert "rewritten again" in found[1].reason
+
+
+def test_samples_render_side_by_side_and_the_first_apart_stops_the_rest() -> None:
+    candidate = _candidate()
+    outcomes = _changed_control()
+    in_flight, most = 0, 0
+    never = asyncio.Event()
+    apart = candidate.samples[-1]
+
+    async def compare(original: str, candidate_url: str) -> PairOutcome:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        try:
+            await asyncio.sleep(0.01)
+            if stop and (original, candidate_url) != (apart.url, apart.spelled):
+                await never.wait()  # a render still under way: cancelled, never awaited out
+            finding = outcomes.get((original, candidate_url), "same")
+            cause = _CAUSES[finding]
+            return PairOutcome(
+                original, candidate_url, finding, cause.value, SampleEvidence(), cause
+            )
+        finally:
+            in_flight -= 1
+
+    stop = False
+    learned = asyncio.run(check_alias(candidate, compare, 2))
+    assert learned.finding is AliasFinding.LEARNED
+    assert most == len(candidate.samples)
+    # The last sample differs while the others are still rendering: the verdict is not held up.
+    stop = True
+    outcomes[apart.url, apart.spelled] = "changed"
+    found = asyncio.run(asyncio.wait_for(check_alias(candidate, compare, 2), timeout=5))
+    assert found.finding is AliasFinding.APART and apart.url in found.reason
+    assert in_flight == 0
