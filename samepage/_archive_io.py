@@ -25,6 +25,7 @@ __all__ = [
     "PIECE",
     "ArchiveFile",
     "Broken",
+    "CompressedData",
     "bounded_lines",
     "open_regular",
     "read_lines",
@@ -42,9 +43,46 @@ MAX_SKIP = 64 << 20
 
 _MAGIC = b"\x1f\x8b\x08"
 
+_NOT_INFLATED = (
+    ("zstd", b"\x28\xb5\x2f\xfd"),
+    ("xz", b"\xfd7zXZ\x00"),
+    ("bzip2", b"BZh?1AY&SY"),  # ? is the block size, 1 to 9
+)
+"""Compressions known by their first bytes that the line reader does not undo."""
+
 
 class Broken(Exception):
     """The file's data broke off (damaged or cut gzip data); reading goes on after it."""
+
+
+class CompressedData(OSError):
+    """Data compressed as the line reader does not undo (it inflates gzip only).
+
+    Read as lines, it would be garbage: the reader refuses it at its first bytes instead.
+    An ``OSError``, as :class:`gzip.BadGzipFile` is: the file cannot be read as asked.
+    """
+
+
+def _starts_gzip(handle: BinaryIO, name: str) -> bool:
+    """Whether ``handle`` starts with gzip data, by its first bytes (read ahead, not taken).
+
+    A stream that cannot read ahead (no ``peek``) is taken as plain.
+
+    Raises:
+        CompressedData: the data starts as zstd, xz or bzip2 data.
+    """
+    peek = getattr(handle, "peek", None)
+    head: bytes = peek(16)[:16] if peek is not None else b""
+    for kind, magic in _NOT_INFLATED:
+        if len(head) >= len(magic) and all(
+            m == ord("?") or h == m for h, m in zip(head, magic, strict=False)
+        ):
+            raise CompressedData(
+                f"{name}: {kind}-compressed data, which samepage does not read as lines "
+                "(it reads gzip): decompress it first, or give a table DuckDB reads "
+                "(.csv.zst with a url column)"
+            )
+    return head.startswith(_MAGIC[:2])
 
 
 def open_regular(path: str) -> BinaryIO:
@@ -360,7 +398,7 @@ class ArchiveFile:
 
 
 def read_lines(
-    handle: BinaryIO, name: str, problem: Callable[[str], None], *, gzip: bool = False
+    handle: BinaryIO, name: str, problem: Callable[[str], None], *, gzip: bool | None = None
 ) -> Iterator[bytes]:
     r"""The lines of a text file or stream, without their line ends, as bytes.
 
@@ -368,8 +406,14 @@ def read_lines(
     learner's URL logs): each at most :data:`MAX_LINE` bytes, a longer one reported through
     ``problem`` (``NAME:LINE: why``) and read as an empty line; lines end at ``\n``, ``\r\n``
     or a lone ``\r``; a UTF-8 byte order mark before the first is dropped. ``gzip``: the
-    stream is gzip data (any number of members), inflated in bounded pieces.
+    stream is gzip data (any number of members), inflated in bounded pieces; ``None`` (the
+    default) tells by the stream's first bytes.
+
+    Raises:
+        CompressedData: with ``gzip=None``, data compressed otherwise (zstd, xz, bzip2).
     """
+    if gzip is None:
+        gzip = _starts_gzip(handle, name)
     return bounded_lines(ArchiveFile(handle, gzip=gzip), name, problem, cr=True)
 
 

@@ -54,11 +54,20 @@ def text_log_reader(sources: Sequence[str], batch_lines: int = 65_536) -> Any:
 
     Lines lose their line ending; gzip data is decompressed as it is read. Lines past
     the bound are warned about (:class:`LogProblems`) and read as empty lines.
+
+    Raises:
+        ConfigError: a source names no file, or a file that cannot be read (zstd data).
     """
     import pyarrow as pa
 
     schema = pa.schema([("line", pa.binary())])
     paths = log_paths(sources)
+    for path in paths:  # refused here, before DuckDB reads a line
+        try:
+            with open(path, "rb") as handle:
+                read_lines(handle, path, LogProblems())
+        except OSError as exc:
+            raise ConfigError(f"URL log {path}: {exc}") from exc
 
     def batches() -> Iterator[Any]:
         problems = LogProblems()
@@ -95,14 +104,14 @@ def log_lines(path: str, problem: Callable[[str], None]) -> Iterator[bytes]:
     a lone CR, each at most :data:`samepage.archives.MAX_LINE` bytes (a longer one is told
     to ``problem`` and read as an empty line), so no log, ``/dev/zero`` included, makes the
     reader hold more. Gzip data (known by its first bytes, as web archives are) is
-    decompressed as it is read.
+    decompressed as it is read; other compressed data (zstd, xz, bzip2) is refused.
 
     Raises:
-        OSError: the file cannot be opened.
+        OSError: the file cannot be opened, or holds zstd, xz or bzip2 data
+            (:class:`samepage.archives.CompressedData`).
     """
     with open(path, "rb") as handle:
-        gzip = handle.peek(2)[:2] == b"\x1f\x8b"
-        yield from read_lines(handle, path, problem, gzip=gzip)
+        yield from read_lines(handle, path, problem)
 
 
 def observed_text(line: bytes) -> str:

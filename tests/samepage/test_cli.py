@@ -287,3 +287,32 @@ def test_a_line_past_the_bound_is_one_bad_line_and_the_rest_is_read(end: bytes) 
     assert done.returncode == 1
     assert done.stdout.decode().splitlines() == ["https://a.example/?id=1", "https://b.example/"]
     assert done.stderr.decode().splitlines() == [f"<stdin>:2: a line longer than {MAX_LINE} bytes"]
+
+
+ZSTD_URL = b"(\xb5/\xfd\x04X\xa9\x00\x00http://a.test/x?id=1\n$\xd0\xc3\x14"
+"""``printf 'http://a.test/x?id=1\\n' | zstd``: one URL, stored in a zstd frame."""
+
+
+def test_text_input_is_gunzipped_by_its_bytes_and_other_compressions_are_refused(
+    tmp_path: Path,
+) -> None:
+    import bz2
+    import gzip
+    import lzma
+
+    text = b"https://a.example/?b=1&a=2\n"
+    packed = tmp_path / "urls.log"
+    packed.write_bytes(gzip.compress(text))
+    result = run("normalize", str(packed))
+    assert (result.returncode, result.stdout) == (0, "https://a.example/?a=2&b=1\n")
+    # Read as lines, other compressed data would be garbage keys: a clear error instead.
+    others = {"zstd": ZSTD_URL, "xz": lzma.compress(text), "bzip2": bz2.compress(text)}
+    for kind, data in others.items():
+        path = tmp_path / f"urls-{kind}.txt"
+        path.write_bytes(data)
+        result = run("normalize", str(path))
+        assert result.returncode == 2 and result.stdout == ""
+        assert f"{path}: {kind}-compressed data" in result.stderr, result.stderr
+    # A line that merely starts like one is text.
+    result = run("normalize", stdin="BZh9 is not a URL\n")
+    assert result.returncode == 1 and "invalid URL 'BZh9" in result.stderr

@@ -71,3 +71,17 @@ def test_gzip_is_known_by_its_bytes_not_its_name(tmp_path: Path) -> None:
     targets = [parse_target("http://shop.test")]
     expected = ["http://shop.test/item?id=1", "http://shop.test/item?id=2"]
     assert _read_urls(str(packed), targets) == _read_urls(str(plain), targets) == expected
+
+
+def test_zstd_data_is_refused_not_read_as_lines(tmp_path: Path) -> None:
+    from learner.errors import ConfigError
+    from learner.plan.log_lines import text_log_reader
+    from tests.samepage.test_cli import ZSTD_URL
+
+    packed = tmp_path / "urls.txt.zst"
+    packed.write_bytes(ZSTD_URL)
+    targets = [parse_target("http://a.test")]
+    with pytest.raises(ConfigError, match="zstd-compressed data"):
+        _read_urls(str(packed), targets)
+    with pytest.raises(ConfigError, match="zstd-compressed data"):
+        text_log_reader([str(packed)])
