@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Literal
 
 from samepage._alias_runtime import AliasTable
+from samepage._conflicts import host_conflicts
 from samepage._encoding import QUERY, normalize_unsafe
 from samepage._learned_layer import Fallback as Fallback
 from samepage._models import Explanation, ParamDecision
@@ -40,6 +41,7 @@ from samepage.errors import InvalidURL, LearnedFormatError
 from samepage.learned import (
     LearnedSet,
     LearnedSource,
+    PatternConflict,
     load_learned,
 )
 from samepage.rules import NameMatcher, Rule, RuleSet, default_rules
@@ -499,6 +501,22 @@ class MIQPSNormalizer:
     def same(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` normalise to the same key."""
         return self.normalize(a) == self.normalize(b)
+
+    def conflicts(self) -> list[PatternConflict]:
+        """The conflicts between the learned set's patterns, under this configuration.
+
+        As :meth:`LearnedSet.conflicts <samepage.learned.LearnedSet.conflicts>` lists them
+        for the default one, but with this normalizer's own rules, blocklist, allowlists,
+        ``keep_listed`` and fallback: a name this normalizer always keeps, say, is in no
+        conflict. ``[]`` without a learned set.
+        """
+        if self.learned is None:
+            return []
+        return [
+            conflict
+            for host, entry in sorted(self.learned.domains.items())
+            for conflict in host_conflicts(host, entry, self._config)
+        ]
 
     def _http_parts(self, url: str) -> Parts:
         parts = split_url(_require_str(url))

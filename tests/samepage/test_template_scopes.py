@@ -520,3 +520,13 @@ def test_path_template_follows_the_documented_rule(segments: list[str]) -> None:
 )
 def test_a_percent_escape_is_the_byte_it_encodes(path: str, template: str) -> None:
     assert path_template(path) == template
+
+
+def test_a_normalizer_lists_the_conflicts_of_its_own_configuration() -> None:
+    # The same conflicts as the set lists for the default configuration...
+    assert MIQPSNormalizer(learned=load_learned(DOC)).conflicts() == load_learned(DOC).conflicts()
+    assert MIQPSNormalizer().conflicts() == []
+    # ... but a name this normalizer always keeps is dropped by no verdict: no conflict.
+    norm = MIQPSNormalizer(learned=load_learned(DOC), extra_allowlist={HOST: ["b"]})
+    assert [c for c in norm.conflicts() if c.pattern == "a&b"] == []
+    assert norm.normalize(_url("/c/1?b=2")) == _url("/c/1?b=2")
