@@ -166,6 +166,8 @@ class RenderError(LearnerError):
         reason: str,
         cause: RenderCause = RenderCause.NAVIGATION,
         step: RenderStep | None = None,
+        *,
+        location: str = "",
     ) -> None:
         if step is not None:
             reason = f"{step.value}: {reason}"
@@ -174,6 +176,8 @@ class RenderError(LearnerError):
         self.reason = reason
         self.cause = cause
         self.step = step
+        self.location = location
+        """Where the main frame was sent (cause ``other-host``): "" otherwise."""
 
     @property
     def transient(self) -> bool:

@@ -32,8 +32,8 @@ from typing import Any, TypeVar
 
 from learner.model import Cause, PairOutcome
 from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
-from samepage import PathAlias
 from samepage._alias_check import read_aliases
+from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
 
 __all__ = [
@@ -91,7 +91,7 @@ class AliasVerdict:
     control differed by its status alone."""
 
     @property
-    def rule(self) -> PathAlias:
+    def rule(self) -> Alias:
         """The candidate's rule, with its evidence when learned."""
         rule = self.candidate.rule
         if self.finding is not AliasFinding.LEARNED:
@@ -106,13 +106,13 @@ class AliasVerdict:
         }
         if self.replaced:
             evidence["replaced"] = self.replaced
-        return PathAlias(rule.from_, rule.to, evidence)
+        return dataclasses.replace(rule, evidence=evidence)
 
     def to_json(self) -> dict[str, Any]:
         """This verdict as JSON (``stats.json``)."""
         return {
-            "from": self.candidate.rule.from_,
-            "to": self.candidate.rule.to,
+            "from": self.candidate.ends[0],
+            "to": self.candidate.ends[1],
             "finding": self.finding.value,
             "reason": self.reason,
             "samples": self.same,

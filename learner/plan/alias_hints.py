@@ -6,12 +6,15 @@ in the checkpoint too, so a resumed run reads the same hints). Where one of them
 spelling on the same host (another path or query, as the normaliser reads them), the page
 *points* to it: :func:`spelling_hints` lists those pointers. The alias miner
 (:mod:`learner.plan.aliases`) reads them to propose rules the log alone does not and to
-choose the key; a hint only proposes, renders prove.
+choose the key; a hint only proposes, renders prove. A page that pointed to another host
+(``example.com`` to ``www.example.com``) is counted by :func:`host_hints`, which chooses
+the key of a host alias (:mod:`learner.plan.host_aliases`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
@@ -19,7 +22,7 @@ from urllib.parse import urlsplit
 from learner.model import PairOutcome
 from samepage import InvalidURL, MIQPSNormalizer
 
-__all__ = ["SpellingHint", "spelling_hints"]
+__all__ = ["SpellingHint", "host_hints", "spelling_hints"]
 
 HintKind = Literal["redirect", "canonical"]
 
@@ -41,11 +44,10 @@ def _static(url: str, normalizer: MIQPSNormalizer) -> str | None:
         return None
 
 
-def spelling_hints(
+def _pointers(
     outcomes: Iterable[PairOutcome], normalizer: MIQPSNormalizer
-) -> list[SpellingHint]:
-    """The pointers the samples' renders showed (see the module), each once, in order."""
-    found: dict[tuple[str, str, str], SpellingHint] = {}
+) -> Iterator[SpellingHint]:
+    """Each rendered URL and the other spelling its page pointed to (as ``static_url`` reads)."""
     for outcome in outcomes:
         evidence = outcome.evidence
         pairs: list[tuple[str, str, HintKind]] = []
@@ -61,9 +63,32 @@ def spelling_hints(
             if not pointed:
                 continue
             asked, target = _static(url, normalizer), _static(pointed, normalizer)
-            if asked is None or target is None or asked == target:
-                continue
-            if urlsplit(asked).netloc != urlsplit(target).netloc:
-                continue  # another host: not a path alias
-            found.setdefault((asked, target, how), SpellingHint(asked, target, how))
+            if asked is not None and target is not None and asked != target:
+                yield SpellingHint(asked, target, how)
+
+
+def spelling_hints(
+    outcomes: Iterable[PairOutcome], normalizer: MIQPSNormalizer
+) -> list[SpellingHint]:
+    """The pointers the samples' renders showed on their own host, each once, in order."""
+    found: dict[tuple[str, str, str], SpellingHint] = {}
+    for hint in _pointers(outcomes, normalizer):
+        if urlsplit(hint.url).netloc == urlsplit(hint.target).netloc:
+            found.setdefault((hint.url, hint.target, hint.how), hint)
     return list(found.values())
+
+
+def host_hints(
+    outcomes: Iterable[PairOutcome], normalizer: MIQPSNormalizer
+) -> Counter[tuple[str, str]]:
+    """Per pair of hosts ``(asked, pointed)``, the pages of one that pointed to the other.
+
+    Each rendered URL counts once per host it pointed to (its redirect and its canonical
+    link may both point there); hosts as URLs carry them (``www.example.com``).
+    """
+    found: set[tuple[str, str]] = set()
+    for hint in _pointers(outcomes, normalizer):
+        asked, target = urlsplit(hint.url), urlsplit(hint.target)
+        if asked.netloc != target.netloc and asked.hostname and target.hostname:
+            found.add((hint.url, target.netloc))
+    return Counter((urlsplit(url).netloc, host) for url, host in found)

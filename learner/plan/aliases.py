@@ -25,8 +25,9 @@ not tell two pages apart there. The context's other URLs are the candidate's *sp
 sample whose render failed is replaced by one of them (:mod:`learner.judge.aliases`), and a
 control that failed by another value's spelling (``others``).
 
-Not mined (yet): the root's default document (``/index.php`` for ``/``), ``www.`` hosts;
-rules with more than one placeholder.
+A host with and without ``www.`` is proposed by :mod:`learner.plan.host_aliases`. Not
+mined (yet): the root's default document (``/index.php`` for ``/``), rules with more than
+one placeholder.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from urllib.parse import urlsplit
 
 from learner.plan.alias_hints import SpellingHint
 from learner.plan.sampling import edit_observed
-from samepage import InvalidURL, MIQPSNormalizer, PathAlias, match_alias
+from samepage import HostAlias, InvalidURL, MIQPSNormalizer, PathAlias, match_alias
+from samepage.aliases import Alias
 
 __all__ = [
     "DEFAULT_DOCUMENTS",
@@ -92,10 +94,11 @@ class AliasSample:
 class AliasCandidate:
     """A proposed rule, why, and its samples."""
 
-    rule: PathAlias
+    rule: Alias
+    """A path alias, or a host alias (:mod:`learner.plan.host_aliases`)."""
     hint: str
     shared: int
-    """Values both spellings carry in the log."""
+    """Values (a host alias: paths) both spellings carry in the log."""
     urls: int
     """Observed URLs ``from`` matches: what the rule would rewrite."""
     contexts: tuple[str, ...]
@@ -104,6 +107,12 @@ class AliasCandidate:
     spares: tuple[AliasSample, ...] = ()
     """The other URLs of the sampled contexts, in the log's order: a sample whose render
     failed is replaced by a spare of its context."""
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        """The rule's two spellings, the one rewritten first: templates, or hosts."""
+        rule = self.rule
+        return (rule.host, rule.to_host) if isinstance(rule, HostAlias) else (rule.from_, rule.to)
 
     def spares_of(self, context: str) -> list[AliasSample]:
         """The spares of one context, in order."""

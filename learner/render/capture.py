@@ -98,6 +98,8 @@ class PageWatch:
         self.status: int | None = None
         self.retry_after: str | None = None
         self.failure: tuple[str, RenderCause] | None = None
+        self.location = ""
+        """Where the main frame was sent to another host (the failure's ``location``)."""
         self.failed = asyncio.Event()
         self.polls: set[str] = set()
         """URLs the page polls (reported by the readiness script); their requests are noise."""
@@ -137,7 +139,7 @@ class PageWatch:
             reason, cause = self.failure
             if cause is RenderCause.MEMORY:
                 raise RenderTimeout(url, reason, cause, self.step)
-            raise NavigationFailed(url, reason, cause)
+            raise NavigationFailed(url, reason, cause, location=self.location)
         return task.result()
 
     def network_quiet_for(self) -> float:
@@ -174,6 +176,8 @@ class PageWatch:
         if parts.scheme not in ("http", "https"):
             self.fail(f"redirected to a non-HTTP URL: {target}", RenderCause.NON_HTTP)
         elif url_host_key(target) != self.host:
+            if self.failure is None:
+                self.location = target
             self.fail(f"redirected to another host: {target}", RenderCause.OTHER_HOST)
 
     def _on_done(self, request: Request) -> None:

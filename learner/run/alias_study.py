@@ -1,10 +1,11 @@
 """A domain's alias study: candidates from its observed URLs, rendered within a bound.
 
-After a domain's patterns, its candidate aliases (:mod:`learner.plan.aliases`) are mined
-from its observed URLs and the spellings its samples' pages pointed to
-(:mod:`learner.plan.alias_hints`), rendered through the domain's sample runner, two
-spellings per sample (:meth:`~learner.run.sample_runner.SampleRunner.compare_urls` with
-``spellings=True``), and judged (:mod:`learner.judge.aliases`). A second round mines again
+After a domain's patterns, its candidate aliases (:mod:`learner.plan.aliases`, and a host
+with and without ``www.``: :mod:`learner.plan.host_aliases`) are mined from its observed
+URLs and the spellings its samples' pages pointed to (:mod:`learner.plan.alias_hints`),
+rendered through the domain's sample runner, two spellings per sample
+(:meth:`~learner.run.sample_runner.SampleRunner.compare_urls` with ``spellings=True``), and
+judged (:mod:`learner.judge.aliases`). A second round mines again
 with the hints of the study's own renders, for rules whose templates no candidate of the
 first round held. The study makes at most ``alias_renders`` renders, within the domain's
 render budget: a candidate cut short by either is not published. Up to ``concurrency``
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from learner.config import LearnerConfig
@@ -26,11 +27,13 @@ from learner.judge.aliases import (
     check_alias,
     publishable,
 )
-from learner.plan.alias_hints import spelling_hints
+from learner.plan.alias_hints import host_hints, spelling_hints
 from learner.plan.aliases import AliasCandidate, alias_candidates
+from learner.plan.host_aliases import host_alias_candidates
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
-from samepage import MIQPSNormalizer, PathAlias
+from samepage import MIQPSNormalizer
+from samepage.aliases import Alias
 
 __all__ = ["AliasStudy", "study_aliases"]
 
@@ -43,7 +46,7 @@ class AliasStudy:
     """The account of the study and the rules it publishes."""
 
     account: AliasAccount
-    rules: tuple[PathAlias, ...]
+    rules: tuple[Alias, ...]
 
 
 async def study_aliases(
@@ -53,11 +56,14 @@ async def study_aliases(
     normalizer: MIQPSNormalizer,
     counters: SiteCounters,
     domain_budget: int,
+    *,
+    covers: Callable[[str], bool] | None = None,
 ) -> AliasStudy:
     """Study the aliases ``urls`` propose (see the module).
 
     ``domain_budget`` is the domain's render budget, counted on ``counters`` as the
-    patterns' renders are.
+    patterns' renders are. ``covers`` (the domain's :meth:`~learner.plan.targets.Target.covers`)
+    names the hosts a render may be redirected to (``www.example.com`` to ``example.com``).
     """
     before = counters.renders
     budget = RenderBudget(min(domain_budget, before + config.alias_renders), counters)
@@ -71,7 +77,7 @@ async def study_aliases(
             if bound:
                 return AliasVerdict(candidate, AliasFinding.UNPROVEN, bound)
             ticket = budget.ticket()
-            pages = PatternPages(runner, counters, ticket.admit)
+            pages = PatternPages(runner, counters, ticket.admit, covers)
             compare = functools.partial(runner.compare_urls, pages, counters, spellings=True)
             try:
                 return await ticket.run(check_alias(candidate, compare, config.min_samples))
@@ -86,12 +92,13 @@ async def study_aliases(
     studied: set[str] = set()
     for _ in range(_ROUNDS):
         hints = spelling_hints(counters.outcomes, normalizer)
-        fresh = [
-            c
-            for c in alias_candidates(urls, normalizer, hints)
-            if not {c.rule.from_, c.rule.to} & studied
+        pointed = host_hints(counters.outcomes, normalizer)
+        candidates = [
+            *alias_candidates(urls, normalizer, hints),
+            *host_alias_candidates(urls, normalizer, pointed),
         ]
-        studied.update(spelling for c in fresh for spelling in (c.rule.from_, c.rule.to))
+        fresh = [c for c in candidates if not set(c.ends) & studied]
+        studied.update(spelling for c in fresh for spelling in c.ends)
         verdicts += await asyncio.gather(*(study(c) for c in fresh))
         if not fresh or bound:
             break

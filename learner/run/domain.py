@@ -209,7 +209,13 @@ async def learn_domain(
             await studies.study_all()
             if run.config.aliases and urls and not budget.spent:
                 aliases = await study_aliases(
-                    urls, run.config, run.runner, run.normalizer, stats.counters, budget.limit
+                    urls,
+                    run.config,
+                    run.runner,
+                    run.normalizer,
+                    stats.counters,
+                    budget.limit,
+                    covers=target.covers,
                 )
             stats.seconds["learn"] += time.monotonic() - started
     except TimeoutError:
@@ -341,7 +347,7 @@ class _Studies:
     def _start(self, group: PatternGroup) -> _Running:
         ticket = self.budget.ticket()
         runner = self.run.runner
-        pages = PatternPages(runner, self.stats.counters, ticket.admit)
+        pages = PatternPages(runner, self.stats.counters, ticket.admit, self.target.covers)
         compare = functools.partial(runner.compare_urls, pages, self.stats.counters)
         study = _study(self.run, self.target, group, self.chosen, compare)
         return _Running(group, ticket, compare, asyncio.ensure_future(ticket.run(study)))

@@ -98,7 +98,9 @@ class PatternPages:
     """Renders of one pattern's URLs, each (URL, n-th render) done once; shared by all tests.
 
     With ``admit`` (:meth:`learner.run.budget.BudgetTicket.admit`), every new render waits
-    for it first: the domain's render budget stops the study there.
+    for it first: the domain's render budget stops the study there. ``covers`` (the study's
+    :meth:`~learner.plan.targets.Target.covers`) names the hosts a page may be redirected to
+    (:meth:`SampleRunner.render_page`).
     """
 
     def __init__(
@@ -106,10 +108,12 @@ class PatternPages:
         runner: SampleRunner,
         counters: SiteCounters,
         admit: Callable[[], Awaitable[None]] | None = None,
+        covers: Callable[[str], bool] | None = None,
     ) -> None:
         self._runner = runner
         self._counters = counters
         self._admit = admit
+        self._covers = covers
         self._tasks: dict[tuple[str, int], asyncio.Task[_Page]] = {}
 
     async def get(self, url: str, nth: int = 0) -> _Page:
@@ -120,7 +124,9 @@ class PatternPages:
             await self._admit()
             task = self._tasks.get(key)
         if task is None:
-            task = asyncio.ensure_future(self._runner.render_page(url, self._counters))
+            task = asyncio.ensure_future(
+                self._runner.render_page(url, self._counters, covers=self._covers)
+            )
             self._tasks[key] = task
         return await task
 
@@ -153,10 +159,40 @@ class SampleRunner:
         self.render_seconds = 0.0
         self._used: set[tuple[str, str]] = set()
 
-    async def render_page(self, url: str, counters: SiteCounters) -> _Page:
-        """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
+    async def render_page(
+        self, url: str, counters: SiteCounters, *, covers: Callable[[str], bool] | None = None
+    ) -> _Page:
+        """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted.
+
+        A page redirected to another host fails, unless ``covers`` says that host is one the
+        study may fetch (``www.example.com`` sent to ``example.com``, both of the domain
+        studied): the redirect's target is then rendered in its own right (its robots.txt,
+        its host's turn, the address guard) and stands for ``url``, as if the browser had
+        followed the redirect; once, with the target's own redirects kept to its host.
+        """
         if not await self.robots.allowed(url):
             return self._failed(counters, "disallowed by robots.txt", "robots")
+        try:
+            rendering = await self._rendered(url, counters)
+        except RenderError as exc:
+            if not (exc.location and covers is not None and _covered(covers, exc.location)):
+                step = exc.step.value if exc.step is not None else ""
+                return self._failed(counters, exc.reason, exc.cause.value, step)
+            followed = await self.render_page(exc.location, counters)
+            if followed.rendering is None:
+                return followed
+            redirects = (exc.location, *followed.rendering.redirects)
+            rendering = replace(followed.rendering, url=url, redirects=redirects)
+        print_ = await asyncio.to_thread(fingerprint, rendering)
+        shot = Shot(print_, rendering.settled, rendering.unsettled)
+        return _Page(rendering, shot)
+
+    async def _rendered(self, url: str, counters: SiteCounters) -> Rendering:
+        """One render of ``url`` in its host's turn, with the retry policy.
+
+        Raises:
+            RenderError: the render failed, after the retries the policy allows.
+        """
         host = url_host_key(url)
 
         async def attempt() -> Rendering:
@@ -177,21 +213,14 @@ class SampleRunner:
                 self.progress.renders += 1
                 self.progress.update()
 
-        try:
-            rendering = await with_retries(
-                attempt,
-                policy=self.retry_policy,
-                sleep=self.sleep,
-                on_retry_after=lambda seconds: self.limiter.note_retry_after(
-                    host, seconds, budget_s=self.retry_policy.max_delay_s
-                ),
-            )
-        except RenderError as exc:
-            step = exc.step.value if exc.step is not None else ""
-            return self._failed(counters, exc.reason, exc.cause.value, step)
-        print_ = await asyncio.to_thread(fingerprint, rendering)
-        shot = Shot(print_, rendering.settled, rendering.unsettled)
-        return _Page(rendering, shot)
+        return await with_retries(
+            attempt,
+            policy=self.retry_policy,
+            sleep=self.sleep,
+            on_retry_after=lambda seconds: self.limiter.note_retry_after(
+                host, seconds, budget_s=self.retry_policy.max_delay_s
+            ),
+        )
 
     def _failed(
         self, counters: SiteCounters, reason: str, failure: str, step: str = ""
@@ -387,6 +416,13 @@ class SampleRunner:
             overlay = images.difference_overlay(ref.screenshot, cand.screenshot)
             out["difference"] = store.save_image(f"{ref.url}\n{cand.url}", "-diff.jpg", overlay)
         return out
+
+
+def _covered(covers: Callable[[str], bool], url: str) -> bool:
+    try:
+        return covers(url)
+    except ValueError:  # a URL samepage cannot read
+        return False
 
 
 def _failed_render(
