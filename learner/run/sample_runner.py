@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from learner.config import LearnerConfig
-from learner.errors import RenderCause, RenderError
+from learner.errors import RenderCause, RenderError, RenderStep
 from learner.judge import images
 from learner.judge.archive import ArchiveEvidence, ArchiveMatch, ArchiveRefusal, archive_outcome
 from learner.judge.archive_live import Refused, vouch
@@ -156,7 +156,7 @@ class SampleRunner:
     async def render_page(self, url: str, counters: SiteCounters) -> _Page:
         """Render ``url`` politely (robots, per-host pacing, the retry policy), fingerprinted."""
         if not await self.robots.allowed(url):
-            return self._failed(counters, "disallowed by robots.txt", "robots")
+            return self._failed(counters, "disallowed by robots.txt", RenderCause.ROBOTS)
         host = url_host_key(url)
 
         async def attempt() -> Rendering:
@@ -187,14 +187,17 @@ class SampleRunner:
                 ),
             )
         except RenderError as exc:
-            step = exc.step.value if exc.step is not None else ""
-            return self._failed(counters, exc.reason, exc.cause.value, step)
+            return self._failed(counters, exc.reason, exc.cause, exc.step)
         print_ = await asyncio.to_thread(fingerprint, rendering)
         shot = Shot(print_, rendering.settled, rendering.unsettled)
         return _Page(rendering, shot)
 
     def _failed(
-        self, counters: SiteCounters, reason: str, failure: str, step: str = ""
+        self,
+        counters: SiteCounters,
+        reason: str,
+        failure: RenderCause,
+        step: RenderStep | None = None,
     ) -> _Page:
         counters.render_failures += 1
         self.progress.failures += 1
@@ -345,12 +348,9 @@ class SampleRunner:
             )
         found["renders"] = (len(originals), len(candidates))
         first = originals[0] if originals else None
-        if first is not None and first.shot.failure:
+        if first is not None:
             found["original_failure"] = first.shot.failure
-        failed = _failed_render(decision.cause, originals, candidates)
-        if failed is not None:
-            role, shot = failed
-            found["failure"] = RenderFailure(role, shot.failure, shot.step)
+        found["failure"] = _failed_render(decision.cause, originals, candidates)
         if first is not None and first.rendering is not None and first.shot.fingerprint:
             ref = first.rendering
             found["original_text"] = text_digest(first.shot.fingerprint.lines)
@@ -391,13 +391,16 @@ class SampleRunner:
 
 def _failed_render(
     cause: Cause, originals: list[_Page], candidates: list[_Page]
-) -> tuple[Role, Shot] | None:
-    """The render that failed a sample (``decide`` stops at the first one), with its role."""
+) -> RenderFailure | None:
+    """The render that failed a sample (``decide`` stops at the first one), as data."""
+    role: Role = "original"
+    shot = None
     if cause is Cause.ORIGINAL_FAILED and originals:
-        return "original", originals[0].shot
-    if cause is Cause.CANDIDATE_FAILED and candidates:
-        return "candidate", candidates[0].shot
-    if cause is Cause.REPEAT_FAILED:
-        repeat = next((p.shot for p in originals[1:] if p.shot.fingerprint is None), None)
-        return ("original", repeat) if repeat is not None else None
-    return None
+        shot = originals[0].shot
+    elif cause is Cause.CANDIDATE_FAILED and candidates:
+        role, shot = "candidate", candidates[0].shot
+    elif cause is Cause.REPEAT_FAILED:
+        shot = next((p.shot for p in originals[1:] if p.shot.fingerprint is None), None)
+    if shot is None or shot.failure is None:
+        return None
+    return RenderFailure(role, shot.failure, shot.step)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from learner.errors import ConfigError
+from learner.errors import ConfigError, RenderCause, RenderStep
 from learner.model import Cause, PairOutcome, RenderFailure, SampleEvidence
 from learner.run.store import RunLayout, RunStore, resumable_comparisons
 
@@ -208,5 +208,6 @@ def test_checkpoint_evidence_written_by_older_runs_reads_back_unchanged() -> Non
         outcome = PairOutcome.from_json({**line, "cause": "original-failed", "evidence": data})
         assert outcome.cause is Cause.ORIGINAL_FAILED and outcome.evidence == evidence
     read = SampleEvidence.from_json(failed)
-    assert read.failure == RenderFailure("original", "timeout", "screenshot")
+    assert read.failure == RenderFailure("original", RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
+    assert read.original_failure is RenderCause.TIMEOUT
     assert SampleEvidence.from_json(rendered).status == (200, 200)
