@@ -12,8 +12,8 @@ The hierarchy::
         ├── RenderTimeout
         └── NavigationFailed
 
-A URL robots.txt disallows raises nothing: it is not fetched, and recorded as failed with that
-reason.
+A URL robots.txt disallows raises nothing: it is not fetched, and its render is recorded as
+failed with cause :attr:`RenderCause.ROBOTS`.
 """
 
 from __future__ import annotations
@@ -109,7 +109,10 @@ class AddressRefused(FetchError):
 
 
 class RenderCause(StrEnum):
-    """Why a render failed, as data: callers decide on this, never on message text."""
+    """Why a render failed, as data: callers decide on this, never on message text.
+
+    Its values are what the checkpoint, ``stats.json`` and the report write.
+    """
 
     TIMEOUT = "timeout"
     """A step of the render ran out of time (the error's ``step`` says which)."""
@@ -134,6 +137,8 @@ class RenderCause(StrEnum):
     """The page's renderer passed the memory cap and was killed."""
     CRASHED = "crashed"
     BROWSER_GONE = "browser-gone"
+    ROBOTS = "robots"
+    """robots.txt disallows the URL: it was not fetched (no error is raised for it)."""
 
 
 class RenderStep(StrEnum):

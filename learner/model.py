@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
+from learner.errors import RenderCause, RenderStep
+
 __all__ = [
     "Cause",
     "Document",
@@ -21,9 +23,11 @@ __all__ = [
     "Rendering",
     "Role",
     "SampleEvidence",
+    "read_member",
 ]
 
 _T = TypeVar("_T")
+_E = TypeVar("_E", bound=StrEnum)
 
 Finding = Literal["same", "changed", "failed"]
 """What comparing a sample's two URLs found: the same page, a changed one, or nothing."""
@@ -127,28 +131,50 @@ class RenderFailure:
     """The render that failed a sample, as data: what the run's account groups by."""
 
     render: Role
-    cause: str
-    """A :class:`~learner.errors.RenderCause` value, or ``robots``."""
-    step: str = ""
-    """The step the render failed in, when known (a :class:`~learner.errors.RenderStep`
-    value: a timeout always names one)."""
+    cause: RenderCause
+    step: RenderStep | None = None
+    """The step the render failed in, when known (a timeout always names one)."""
 
     def to_json(self) -> dict[str, str]:
-        """This failure as the checkpoint records it."""
-        data = {"render": self.render, "cause": self.cause}
-        return {**data, "step": self.step} if self.step else data
+        """This failure as the checkpoint records it: the members' values."""
+        data = {"render": self.render, "cause": self.cause.value}
+        return data if self.step is None else {**data, "step": self.step.value}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RenderFailure:
-        """Read a failure written by :meth:`to_json`.
+        """Read a failure written by :meth:`to_json` (by this learner or an older one).
 
         Raises:
-            ValueError: for a record of the wrong shape.
+            ValueError: for a record of the wrong shape, or a cause or step this learner does
+                not know (a line a newer learner wrote): the run reads such a checkpoint line
+                as unreadable, and judges its sample again.
         """
         render = data.get("render")
         if render not in ("original", "candidate", "destination"):
             raise ValueError(f"unknown render {render!r}")
-        return cls(render, str(data.get("cause", "")), str(data.get("step") or ""))
+        step = data.get("step")
+        return cls(
+            render,
+            read_member(RenderCause, data.get("cause"), "render failure cause"),
+            read_member(RenderStep, step, "render step") if step else None,
+        )
+
+
+def read_member(vocabulary: type[_E], value: Any, what: str) -> _E:
+    """The member of ``vocabulary`` whose value ``value`` is, as a checkpoint line spells it.
+
+    >>> read_member(RenderCause, "robots", "render failure cause")
+    <RenderCause.ROBOTS: 'robots'>
+
+    Raises:
+        ValueError: naming ``what`` and the value, for a value that is no member's.
+    """
+    if isinstance(value, str):
+        try:
+            return vocabulary(value)
+        except ValueError:
+            pass
+    raise ValueError(f"unknown {what} {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +207,8 @@ class SampleEvidence:
     noise: Mapping[str, float] = field(default_factory=dict)
     renders: tuple[int, int] = (0, 0)
     """Renders of the original and of the candidate the sample used."""
-    original_failure: str = ""
-    """Why the first render of the original failed (as :attr:`RenderFailure.cause`)."""
+    original_failure: RenderCause | None = None
+    """Why the first render of the original failed, if it did."""
     failure: RenderFailure | None = None
     """The render that failed the sample, if a render did."""
     original_text: str | None = None
@@ -224,8 +250,8 @@ class SampleEvidence:
         data["renders"] = {"original": self.renders[0], "candidate": self.renders[1]}
         if self.original_live is not None:
             data["original_live"] = self.original_live.to_json()
-        if self.original_failure:
-            data["original_failure"] = self.original_failure
+        if self.original_failure is not None:
+            data["original_failure"] = self.original_failure.value
         if self.failure is not None:
             data["failure"] = self.failure.to_json()
         if self.original_text is not None:
@@ -259,9 +285,11 @@ class SampleEvidence:
         """Read evidence written by :meth:`to_json` (or by older runs: the same keys).
 
         Raises:
-            TypeError, ValueError: for a record of the wrong shape.
+            TypeError, ValueError: for a record of the wrong shape (a render failure cause
+            or step this learner does not know included).
         """
         renders = data.get("renders") or {}
+        original_failure = data.get("original_failure")
         failure = data.get("failure")
         live = data.get("original_live")
         archive = data.get("archive")
@@ -273,7 +301,11 @@ class SampleEvidence:
             distances={str(k): float(v) for k, v in (data.get("distances") or {}).items()},
             noise={str(k): float(v) for k, v in (data.get("noise") or {}).items()},
             renders=(int(renders.get("original", 0)), int(renders.get("candidate", 0))),
-            original_failure=str(data.get("original_failure") or ""),
+            original_failure=(
+                read_member(RenderCause, original_failure, "render failure cause")
+                if original_failure
+                else None
+            ),
             failure=RenderFailure.from_json(failure) if isinstance(failure, dict) else None,
             original_text=_opt_str(data.get("original_text")),
             original_path=_opt_str(data.get("original_path")),
@@ -368,5 +400,5 @@ class PairOutcome:
             outcome,
             str(data.get("reason", "")),
             SampleEvidence.from_json(evidence),
-            Cause(cause) if cause else None,
+            read_member(Cause, cause, "sample cause") if cause else None,
         )

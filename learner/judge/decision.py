@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from learner.errors import RenderCause, RenderStep
 from learner.judge.compare import (
     Comparison,
     carried_destination,
@@ -68,11 +69,10 @@ class Shot:
     unsettled: str = ""
     error: str | None = None
     """Why the render failed (``fingerprint`` is then ``None``)."""
-    failure: str = ""
-    """The failure as data: a :class:`~learner.errors.RenderCause` value, or ``robots``."""
-    step: str = ""
-    """The step of the render that failed, when known: a :class:`~learner.errors.RenderStep`
-    value (a timeout always names one)."""
+    failure: RenderCause | None = None
+    """The failure as data (``None`` for a render that did not fail)."""
+    step: RenderStep | None = None
+    """The step of the render that failed, when known (a timeout always names one)."""
 
     @property
     def status(self) -> int | None:

@@ -15,9 +15,7 @@ from samepage import PatternEntry
 
 __all__ = ["SLOW_FAILURES", "hopeless", "serves_one_page"]
 
-SLOW_FAILURES = frozenset(
-    {RenderCause.TIMEOUT.value, RenderCause.BUSY.value, RenderCause.MEMORY.value}
-)
+SLOW_FAILURES = frozenset({RenderCause.TIMEOUT, RenderCause.BUSY, RenderCause.MEMORY})
 """Failures that cost a page timeout or more each: what makes a site not worth going on with."""
 
 

@@ -164,9 +164,9 @@ def _failure(outcome: PairOutcome) -> str:
     """
     cause = "" if outcome.cause is None else outcome.cause.value
     evidence = outcome.evidence
-    if evidence.failure is not None and evidence.failure.cause:
-        step = evidence.failure.step
-        return f"{cause}: {evidence.failure.cause}" + (f" at {step}" if step else "")
+    if evidence.failure is not None:
+        said, step = f"{cause}: {evidence.failure.cause.value}", evidence.failure.step
+        return said if step is None else f"{said} at {step.value}"
     if evidence.unsettled:
         return f"{cause}: {evidence.unsettled[0]}"
     return cause or "unknown"

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from learner.config import LearnerConfig
-from learner.errors import RenderCause, RenderError
+from learner.errors import RenderCause, RenderError, RenderStep
 from learner.judge import images
 from learner.judge.archive import ArchiveEvidence, ArchiveMatch, ArchiveRefusal, archive_outcome
 from learner.judge.archive_live import Refused, vouch
@@ -171,13 +171,12 @@ class SampleRunner:
         followed the redirect; once, with the target's own redirects kept to its host.
         """
         if not await self.robots.allowed(url):
-            return self._failed(counters, "disallowed by robots.txt", "robots")
+            return self._failed(counters, "disallowed by robots.txt", RenderCause.ROBOTS)
         try:
             rendering = await self._rendered(url, counters)
         except RenderError as exc:
             if not (exc.location and covers is not None and _covered(covers, exc.location)):
-                step = exc.step.value if exc.step is not None else ""
-                return self._failed(counters, exc.reason, exc.cause.value, step)
+                return self._failed(counters, exc.reason, exc.cause, exc.step)
             followed = await self.render_page(exc.location, counters)
             if followed.rendering is None:
                 return followed
@@ -223,7 +222,11 @@ class SampleRunner:
         )
 
     def _failed(
-        self, counters: SiteCounters, reason: str, failure: str, step: str = ""
+        self,
+        counters: SiteCounters,
+        reason: str,
+        failure: RenderCause,
+        step: RenderStep | None = None,
     ) -> _Page:
         counters.render_failures += 1
         self.progress.failures += 1
@@ -374,12 +377,9 @@ class SampleRunner:
             )
         found["renders"] = (len(originals), len(candidates))
         first = originals[0] if originals else None
-        if first is not None and first.shot.failure:
+        if first is not None:
             found["original_failure"] = first.shot.failure
-        failed = _failed_render(decision.cause, originals, candidates)
-        if failed is not None:
-            role, shot = failed
-            found["failure"] = RenderFailure(role, shot.failure, shot.step)
+        found["failure"] = _failed_render(decision.cause, originals, candidates)
         if first is not None and first.rendering is not None and first.shot.fingerprint:
             ref = first.rendering
             found["original_text"] = text_digest(first.shot.fingerprint.lines)
@@ -427,13 +427,16 @@ def _covered(covers: Callable[[str], bool], url: str) -> bool:
 
 def _failed_render(
     cause: Cause, originals: list[_Page], candidates: list[_Page]
-) -> tuple[Role, Shot] | None:
-    """The render that failed a sample (``decide`` stops at the first one), with its role."""
+) -> RenderFailure | None:
+    """The render that failed a sample (``decide`` stops at the first one), as data."""
+    role: Role = "original"
+    shot = None
     if cause is Cause.ORIGINAL_FAILED and originals:
-        return "original", originals[0].shot
-    if cause is Cause.CANDIDATE_FAILED and candidates:
-        return "candidate", candidates[0].shot
-    if cause is Cause.REPEAT_FAILED:
-        repeat = next((p.shot for p in originals[1:] if p.shot.fingerprint is None), None)
-        return ("original", repeat) if repeat is not None else None
-    return None
+        shot = originals[0].shot
+    elif cause is Cause.CANDIDATE_FAILED and candidates:
+        role, shot = "candidate", candidates[0].shot
+    elif cause is Cause.REPEAT_FAILED:
+        shot = next((p.shot for p in originals[1:] if p.shot.fingerprint is None), None)
+    if shot is None or shot.failure is None:
+        return None
+    return RenderFailure(role, shot.failure, shot.step)

@@ -44,6 +44,7 @@ __all__ = [
     "SAFE_NAME",
     "RunLayout",
     "RunStore",
+    "checkpoint_line",
     "comparison_scope",
     "read_checkpoint",
     "read_pair",
@@ -130,11 +131,18 @@ class RunLayout:
         return (self.folder, *sorted(p for p in found if p.is_dir() and not p.is_symlink()))
 
 
+def checkpoint_line(scope: str, outcome: PairOutcome) -> str:
+    """The checkpoint line (without its newline) recording ``outcome`` under ``scope``."""
+    return json.dumps({"scope": scope, "pair": outcome.to_json()}, sort_keys=True)
+
+
 def read_pair(line: bytes | str, scope: str | None) -> PairOutcome | Literal[False] | None:
     """One checkpoint line's outcome: ``False`` for another scope, ``None`` if unreadable.
 
     ``scope`` ``None`` reads a line of any scope. A line is untrusted input: a torn last
-    line of an interrupted run, or a hostile one, reads as ``None``, never as an error.
+    line of an interrupted run, or a hostile one, reads as ``None``, never as an error. So
+    does a line naming a cause (of the sample, or of a render failure) or a render step this
+    learner does not know: its sample is judged again.
     """
     try:
         record = json.loads(line)
@@ -300,8 +308,7 @@ class RunStore:
             raise RuntimeError("RunStore is not open")
         self._done[(outcome.original, outcome.candidate)] = outcome
         self.recorded += 1
-        line = json.dumps({"scope": self.scope, "pair": outcome.to_json()}, sort_keys=True)
-        self._checkpoint.write(line + "\n")
+        self._checkpoint.write(checkpoint_line(self.scope, outcome) + "\n")
         self._checkpoint.flush()
 
     @property

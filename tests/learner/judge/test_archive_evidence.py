@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from learner.demo.server import Response, Site, SiteServer
-from learner.errors import ConfigError
+from learner.errors import ConfigError, RenderCause
 from learner.judge.archive import (
     MAX_SHARED,
     ArchiveEvidence,
@@ -276,7 +276,8 @@ async def test_a_sample_robots_txt_forbids_is_not_decided_from_the_archive(
             )
     # The archive holds one digest for both, but robots.txt forbids them: not rendered, and
     # not taken from the archive either (an allowed sample is in test_archive_crawl.py).
-    assert (forbidden.outcome, forbidden.evidence.original_failure) == ("failed", "robots")
+    assert forbidden.outcome == "failed"
+    assert forbidden.evidence.original_failure is RenderCause.ROBOTS
     assert (counters.archived, counters.renders) == (0, 0)
 
 

@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from learner.errors import RenderCause
 from learner.judge.decision import Decision, Need, Shot, decide
 from learner.judge.fingerprint import Fingerprint
 from learner.model import Cause
@@ -46,7 +47,7 @@ def fp(
 
 def shot(print_: Fingerprint | None, *, settled: bool = True, error: str = "") -> Shot:
     if print_ is None:
-        return Shot(None, error=error or "timed out", failure="timeout")
+        return Shot(None, error=error or "timed out", failure=RenderCause.TIMEOUT)
     return Shot(print_, settled, "" if settled else "1 request(s) in flight")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from learner.errors import RenderCause
 from learner.judge.site import hopeless, serves_one_page
 from learner.judge.verdicts import VerdictCause
 from learner.model import PairOutcome, SampleEvidence
@@ -38,15 +39,15 @@ def _given_up() -> PatternEntry:
 def test_a_site_is_hopeless_when_every_pattern_gave_up_on_slow_failures_only() -> None:
     patterns = {"x": _given_up()}
     slow = [
-        _outcome("http://s.test/a?x=1", original_failure="timeout"),
+        _outcome("http://s.test/a?x=1", original_failure=RenderCause.TIMEOUT),
         _outcome("http://s.test/b?x=1", original_settled=False),
-        _outcome("http://s.test/c?x=1", original_failure="busy"),
+        _outcome("http://s.test/c?x=1", original_failure=RenderCause.BUSY),
     ]
     assert hopeless(patterns, slow, give_up_after=3)
     # Fewer slow originals than give_up_after: studied on.
     assert not hopeless(patterns, slow, give_up_after=4)
     # One original that failed fast (a redirect away) or rendered: the site is studied on.
-    fast = _outcome("http://s.test/d?x=1", original_failure="other-host")
+    fast = _outcome("http://s.test/d?x=1", original_failure=RenderCause.OTHER_HOST)
     assert not hopeless(patterns, [*slow, fast], give_up_after=3)
     # A pattern that was not given up, or none studied yet: studied on.
     decided = PatternEntry(4, {"y": ParamVerdict("neutral", 3, 0, 0, extra={"cause": "no-change"})})

@@ -13,6 +13,7 @@ import pytest
 
 from learner.config import RenderSettings
 from learner.demo.server import Request, Response, Site, SiteServer
+from learner.errors import RenderCause, RenderStep
 from learner.judge.verdicts import account, warnings
 from learner.model import Cause, RenderFailure
 from learner.net.fetch import fetch
@@ -152,7 +153,7 @@ async def test_a_retry_after_beyond_the_budget_fails_the_hosts_later_renders_at_
         first = await pages.get("http://away.test/p?id=1")
         second = await pages.get("http://away.test/p?id=2")
     assert first.rendering is not None and first.rendering.status == 429
-    assert second.rendering is None and second.shot.failure == "retry-after"
+    assert second.rendering is None and second.shot.failure is RenderCause.RETRY_AFTER
     assert "Retry-After" in (second.shot.error or "")
     assert counters.renders == 1 and waited == []  # one render, no wait for the hour
 
@@ -178,7 +179,8 @@ async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_an
         )
     assert (outcome.outcome, outcome.cause) == ("failed", Cause.ORIGINAL_FAILED)
     assert outcome.reason.startswith("original: screenshot: no image within")
-    assert outcome.evidence.failure == RenderFailure("original", "timeout", "screenshot")
+    timeout = RenderFailure("original", RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
+    assert outcome.evidence.failure == timeout
     samples = [{"url": original, "candidate": candidate}]
     kept = ParamVerdict(
         "non-neutral", 0, 0, 1, extra={"cause": "failed-samples", "samples": samples}

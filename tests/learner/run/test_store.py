@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from learner.errors import ConfigError
+from learner.errors import ConfigError, RenderCause, RenderStep
 from learner.model import Cause, PairOutcome, RenderFailure, SampleEvidence
-from learner.run.store import RunLayout, RunStore, resumable_comparisons
+from learner.run.store import (
+    RunLayout,
+    RunStore,
+    checkpoint_line,
+    read_pair,
+    resumable_comparisons,
+)
 
 
 async def test_checkpoint_survives_a_torn_last_line_and_ignores_other_scopes(
@@ -208,5 +215,112 @@ def test_checkpoint_evidence_written_by_older_runs_reads_back_unchanged() -> Non
         outcome = PairOutcome.from_json({**line, "cause": "original-failed", "evidence": data})
         assert outcome.cause is Cause.ORIGINAL_FAILED and outcome.evidence == evidence
     read = SampleEvidence.from_json(failed)
-    assert read.failure == RenderFailure("original", "timeout", "screenshot")
+    assert read.failure == RenderFailure("original", RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
+    assert read.original_failure is RenderCause.TIMEOUT
     assert SampleEvidence.from_json(rendered).status == (200, 200)
+
+
+# The strings checkpoints hold, as every learner since render failures were recorded wrote
+# them: a member renamed or a value respelled would make old run folders unreadable.
+WRITTEN_CAUSES = {
+    "timeout": RenderCause.TIMEOUT,
+    "busy": RenderCause.BUSY,
+    "connection": RenderCause.CONNECTION,
+    "navigation": RenderCause.NAVIGATION,
+    "download": RenderCause.DOWNLOAD,
+    "redirect-loop": RenderCause.REDIRECT_LOOP,
+    "other-host": RenderCause.OTHER_HOST,
+    "non-http": RenderCause.NON_HTTP,
+    "address-refused": RenderCause.ADDRESS,
+    "retry-after": RenderCause.RETRY_AFTER,
+    "memory": RenderCause.MEMORY,
+    "crashed": RenderCause.CRASHED,
+    "browser-gone": RenderCause.BROWSER_GONE,
+    "robots": RenderCause.ROBOTS,
+}
+WRITTEN_STEPS = {
+    "navigation": RenderStep.NAVIGATION,
+    "ready": RenderStep.READY,
+    "scroll-through": RenderStep.SCROLL,
+    "screenshot": RenderStep.SCREENSHOT,
+    "probe": RenderStep.PROBE,
+}
+
+
+def _failed_on(cause: RenderCause, step: RenderStep | None) -> PairOutcome:
+    evidence = SampleEvidence(
+        renders=(1, 0), original_failure=cause, failure=RenderFailure("original", cause, step)
+    )
+    return PairOutcome(
+        "https://a/p?x=1", "https://a/p", "failed", "original: ...", evidence, Cause.ORIGINAL_FAILED
+    )
+
+
+@pytest.mark.parametrize("cause", list(RenderCause))
+@pytest.mark.parametrize("step", [*RenderStep, None])
+def test_every_render_failure_cause_and_step_round_trip_through_a_checkpoint_line(
+    cause: RenderCause, step: RenderStep | None
+) -> None:
+    outcome = _failed_on(cause, step)
+    line = checkpoint_line("s", outcome)
+    assert read_pair(line, "s") == outcome
+    # Written as the member's value, as before the causes were typed.
+    evidence = json.loads(line)["pair"]["evidence"]
+    assert evidence["original_failure"] == cause.value
+    written = {"render": "original", "cause": cause.value}
+    assert evidence["failure"] == written if step is None else {**written, "step": step.value}
+
+
+def test_every_member_is_a_string_older_checkpoints_hold() -> None:
+    assert set(WRITTEN_CAUSES.values()) == set(RenderCause)
+    assert set(WRITTEN_STEPS.values()) == set(RenderStep)
+
+
+@pytest.mark.parametrize(("cause", "member"), WRITTEN_CAUSES.items())
+def test_an_old_checkpoint_line_reads_each_cause_string_as_its_member(
+    cause: str, member: RenderCause
+) -> None:
+    for step, step_member in [*WRITTEN_STEPS.items(), ("", None)]:
+        failure = {"render": "candidate", "cause": cause, **({"step": step} if step else {})}
+        pair = {
+            "original": "https://a/p?x=1",
+            "candidate": "https://a/p",
+            "outcome": "failed",
+            "cause": "candidate-failed",
+            "reason": "candidate: ...",
+            "evidence": {"renders": {"original": 1, "candidate": 1}, "failure": failure},
+        }
+        read = read_pair(json.dumps({"scope": "s", "pair": pair}), "s")
+        assert read and read.evidence.failure == RenderFailure("candidate", member, step_member)
+        first = {"renders": {"original": 1, "candidate": 0}, "original_failure": cause}
+        read = read_pair(json.dumps({"scope": "s", "pair": {**pair, "evidence": first}}), "s")
+        assert read and read.evidence.original_failure is member
+
+
+async def test_a_line_with_a_cause_or_step_this_learner_does_not_know_is_judged_again(
+    tmp_path: Path,
+) -> None:
+    known = _failed_on(RenderCause.TIMEOUT, RenderStep.READY).to_json()
+    unknown = [
+        {**known, "evidence": {**known["evidence"], "original_failure": "teleported"}},
+        {**known, "evidence": {**known["evidence"], "failure": {"render": "original"}}},
+        {
+            **known,
+            "evidence": {
+                **known["evidence"],
+                "failure": {"render": "original", "cause": "timeout", "step": "dreaming"},
+            },
+        },
+    ]
+    with pytest.raises(ValueError, match="unknown render failure cause 'teleported'"):
+        SampleEvidence.from_json(unknown[0]["evidence"])
+    with pytest.raises(ValueError, match="unknown render step 'dreaming'"):
+        SampleEvidence.from_json(unknown[2]["evidence"])
+    # Each of another sample, so that a line read by mistake would be counted.
+    pairs = [known, *({**p, "original": f"https://a/p?x={n}"} for n, p in enumerate(unknown, 2))]
+    lines = [json.dumps({"scope": "s", "pair": pair}) for pair in pairs]
+    (tmp_path / "checkpoint.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    async with RunStore(tmp_path, scope="s", evidence_budget_bytes=100) as store:
+        # The known line resumes; the others are unreadable: their samples are judged again.
+        assert store.resumed == 1
+        assert store.finished("https://a/p?x=1", "https://a/p") == PairOutcome.from_json(known)
