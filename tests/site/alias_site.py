@@ -10,21 +10,36 @@ Two more spell one page two ways and say which spelling is theirs: ``/page.php?i
 declares ``<link rel=canonical href=/pages/{name}>`` (as ``/pages/{name}`` does itself), and
 ``/doc.php?name={name}`` redirects to ``/docs/{name}`` (301). A folder (``/guide/``) is
 served as its default document ``/guide/index.html``; ``/guide`` redirects to ``/guide/``.
+``www.spell.test`` redirects every page to ``spell.test`` (301), as many sites send their
+``www.`` host to the bare one.
 
 ``ALIAS_LOG`` is the observed log: both spellings of the articles (``Loop`` first), two
 topics and their searches, the pages more often by ``/page.php`` than by ``/pages``, and the
-documents only by ``/doc.php`` (some with a tracking ``ref``), and the folders by both
-spellings.
+documents only by ``/doc.php`` (some with a tracking ``ref``), the folders by both
+spellings, and three articles on ``www.spell.test``.
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from learner.demo.server import Handler, Request, Response, Site
 from tests.site.markup import document
 
-__all__ = ["ALIAS_LOG", "DOCS", "FOLDERS", "HOST", "NAMES", "TITLES", "alias_site"]
+__all__ = [
+    "ALIAS_LOG",
+    "DOCS",
+    "FOLDERS",
+    "HOST",
+    "NAMES",
+    "TITLES",
+    "WWW_HOST",
+    "alias_site",
+    "www_alias_site",
+]
 
 HOST = "spell.test"
+WWW_HOST = f"www.{HOST}"
 TITLES = ("Mill", "Harbour", "Tower", "Lake", "Quarry")
 NAMES = ("Alder", "Birch", "Cedar", "Damson")
 DOCS = ("Elm", "Fir", "Gorse", "Hazel")
@@ -123,6 +138,20 @@ def alias_site() -> Site:
     return site
 
 
+def _to_bare(request: Request) -> Response:
+    query = urlencode(request.query)
+    location = f"http://{HOST}{request.path}" + (f"?{query}" if query else "")
+    return Response(301, "", headers={"Location": location})
+
+
+def www_alias_site() -> Site:
+    """The ``www.spell.test`` host: every page of ``spell.test`` sent there."""
+    site = Site(WWW_HOST)
+    for path in alias_site().routes:
+        site.routes[path] = _to_bare
+    return site
+
+
 ALIAS_LOG: tuple[str, ...] = (
     *(f"http://{HOST}/wiki/{t}" for t in TITLES * 2),
     f"http://{HOST}/index.php?title={_LOOP}",
@@ -135,5 +164,6 @@ ALIAS_LOG: tuple[str, ...] = (
     *(f"http://{HOST}/doc.php?name={n}&ref=mail" for n in DOCS[:2]),
     *(f"http://{HOST}/{f}/" for f in FOLDERS),
     *(f"http://{HOST}/{f}/index.html" for f in FOLDERS),
+    *(f"http://{WWW_HOST}/wiki/{t}" for t in TITLES[1:4]),
 )
 """The observed log of ``spell.test``."""

@@ -22,7 +22,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from learner.demo.server import Request, Response, Site
-from tests.site.alias_site import alias_site
+from tests.site.alias_site import alias_site, www_alias_site
 from tests.site.markup import document
 from tests.site.page_parts import PART_PAGES, PARTS, part_sites
 
@@ -465,4 +465,4 @@ documented behaviour of the learner."""
 
 def render_sites() -> list[Site]:
     """The sites served to the renderer and fingerprint tests."""
-    return [_store(), _traps(), _away(), *part_sites(), alias_site()]
+    return [_store(), _traps(), _away(), *part_sites(), alias_site(), www_alias_site()]

@@ -23,6 +23,7 @@ from learner.net.retries import RetryPolicy
 from learner.net.robots import RobotsPolicy
 from learner.plan.alias_hints import spelling_hints
 from learner.plan.aliases import alias_candidates
+from learner.plan.targets import parse_target
 from learner.render.renderer import Renderer
 from learner.run.alias_study import AliasStudy, study_aliases
 from learner.run.progress import Progress
@@ -30,7 +31,7 @@ from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from learner.run.store import RunStore
 from samepage import MIQPSNormalizer
 from samepage.learned import DomainEntry, LearnedSet
-from tests.site.alias_site import ALIAS_LOG, HOST
+from tests.site.alias_site import ALIAS_LOG, HOST, WWW_HOST
 from tests.site.learner_settings import SUITE_CONFIG
 
 pytestmark = pytest.mark.browser
@@ -66,7 +67,10 @@ async def _study(
         for original, candidate in _PATTERN_SAMPLES:
             await runner.compare_urls(pages, counters, original, candidate)
         normalizer = MIQPSNormalizer()
-        study = await study_aliases(ALIAS_LOG, SUITE_CONFIG, runner, normalizer, counters, 200)
+        covers = parse_target(_H).covers
+        study = await study_aliases(
+            ALIAS_LOG, SUITE_CONFIG, runner, normalizer, counters, 200, covers=covers
+        )
     return study, counters
 
 
@@ -159,3 +163,17 @@ def test_a_default_document_is_its_folder_and_another_folder_differs(
         ("/faq/index.html?from=menu", "/faq/?from=menu"),
         ("/tour/index.html", "/faq/"),
     ) == [True, True, False]
+
+
+def test_a_www_host_sent_to_the_bare_host_is_learned_as_one_site(
+    studied: tuple[AliasStudy, SiteCounters],
+) -> None:
+    # Every page of www.spell.test redirects to spell.test: the renders follow the redirect
+    # (both hosts are the studied domain's), and the pages prove the host alias.
+    study, _ = studied
+    verdict = _learned(study, f"{WWW_HOST} -> {HOST}")
+    assert verdict.same >= 3 and verdict.controls >= 1
+    normalizer = MIQPSNormalizer(learned=LearnedSet({HOST: DomainEntry(aliases=study.rules)}))
+    assert normalizer.same(f"http://{WWW_HOST}/wiki/Mill", f"{_H}/wiki/Mill")
+    assert normalizer.same(f"http://{WWW_HOST}/index.php?title=Mill", f"{_H}/wiki/Mill")
+    assert not normalizer.same(f"http://{WWW_HOST}/wiki/Mill", f"{_H}/wiki/Tower")
