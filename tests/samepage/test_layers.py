@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("normalizer", "_alias_runtime normalizer"),
         (
             "public modules",
-            "__init__ __main__ urls arrow duckdb spark scrapy archives _archive_cli cli",
+            "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
+            "archives _archive_cli cli",
         ),
     )
 )
