@@ -3,6 +3,9 @@
 Needs ``duckdb`` and ``pyarrow`` (``pip install 'samepage[duckdb]'``); ``import samepage``
 never imports this module.
 
+This module runs the jobs (:class:`Job`, :func:`normalize_file`, :func:`dedupe_file`); the
+functions it registers are in ``_duckdb_functions``, the SQL it runs in ``_duckdb_sql``.
+
 >>> import duckdb
 >>> con = duckdb.connect()
 >>> register(con)
@@ -14,18 +17,32 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from samepage._duckdb_functions import (
+    Outcome,
+    _create,
+    _observed_lists,
+    _register,
+    observed_groups,
+    register,
+)
+from samepage._duckdb_sql import (
+    InputFormat,
+    _groups_sql,
+    groups_query,
+    keys_query,
+    quote_identifier,
+    quote_literal,
+    read_files_sql,
+)
 from samepage._files import refuse_overwrite, remove_stale_temps, temp_path
-from samepage.arrow import normalize_array, observed_text
+from samepage.arrow import observed_text
 from samepage.formats import file_format
 from samepage.normalizer import MIQPSNormalizer, default_normalizer
 
@@ -39,6 +56,7 @@ __all__ = [
     "groups_query",
     "keys_query",
     "normalize_file",
+    "observed_groups",
     "output_format",
     "quote_identifier",
     "quote_literal",
@@ -46,110 +64,10 @@ __all__ = [
     "register",
 ]
 
-InputFormat = Literal["parquet", "csv"]
 OutputFormat = Literal["parquet", "csv", "jsonl"]
 
 _COPY_OPTIONS = {"parquet": "FORMAT parquet", "csv": "FORMAT csv, HEADER", "jsonl": "FORMAT json"}
-_EXAMPLES = 3
 _BATCH_ROWS = 65_536
-
-
-@dataclass
-class Outcome:
-    """What a file job saw: the values it read that are not URLs (their key is null).
-
-    Attributes:
-        seen: how many values ``samepage_key`` was called on.
-        invalid: how many of them were not URLs (for :func:`dedupe_file`: distinct values).
-        examples: the first few of them.
-    """
-
-    seen: int = 0
-    invalid: int = 0
-    examples: list[str] = field(default_factory=list)
-
-
-class _KeyFunction:
-    """The Arrow function behind ``samepage_key``: one normalizer, and a tally of bad values."""
-
-    def __init__(self, normalizer: MIQPSNormalizer) -> None:
-        self.normalizer = normalizer
-        self.outcome = Outcome()
-        self._lock = threading.Lock()
-
-    def __call__(self, urls: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-        keys = normalize_array(urls, self.normalizer)
-        invalid = keys.null_count - urls.null_count
-        with self._lock:
-            self.outcome.seen += len(urls)
-        if invalid:
-            bad = observed_text(urls.filter(pc.and_(pc.is_valid(urls), pc.is_null(keys))))
-            with self._lock:
-                self.outcome.invalid += invalid
-                room = _EXAMPLES - len(self.outcome.examples)
-                self.outcome.examples.extend(bad.slice(0, room).to_pylist() if room > 0 else [])
-        return keys
-
-
-def register(
-    con: duckdb.DuckDBPyConnection,
-    normalizer: MIQPSNormalizer | None = None,
-    name: str = "samepage_key",
-) -> None:
-    r"""Register ``name(url VARCHAR) -> VARCHAR`` on ``con``: the key, or NULL.
-
-    Also ``name_bytes(url BLOB) -> VARCHAR`` for a binary column (a Parquet column without
-    the UTF8 annotation): the bytes are read as UTF-8, any other byte kept as that byte, so
-    the key is the one ``normalize_url`` gives the same bytes (``::VARCHAR`` would write a
-    byte 0xFF as the text ``\xFF``). The functions are vectorized: DuckDB hands them Arrow
-    batches, and the rules and learned set of ``normalizer`` (by default the built-in rules)
-    are built once, here. A NULL, or a
-    value that is not a URL, gives NULL.
-
-    Args:
-        con: the DuckDB connection.
-        normalizer: the :class:`~samepage.MIQPSNormalizer` to use.
-        name: the SQL name of the function.
-
-    Example::
-
-        register(con, MIQPSNormalizer(learned="data/learned.json"))
-        con.sql("SELECT samepage_key(url), count(*) FROM 'crawl/*.parquet' GROUP BY 1")
-    """
-    _register(con, normalizer or default_normalizer(), name, pinned=False)
-
-
-def _register(
-    con: duckdb.DuckDBPyConnection, norm: MIQPSNormalizer, name: str, *, pinned: bool
-) -> Outcome:
-    function = _KeyFunction(norm)
-    for suffix, kind in (("", "VARCHAR"), ("_bytes", "BLOB")):
-        _create(con, name + suffix, function, kind, pinned=pinned)
-    return function.outcome
-
-
-def _create(
-    con: duckdb.DuckDBPyConnection,
-    name: str,
-    function: object,
-    kind: str,
-    *,
-    pinned: bool,
-    returns: str = "VARCHAR",
-) -> None:
-    # "special": NULLs reach the function, and it may return NULL for a value that is not a
-    # URL (DuckDB refuses NULL results from a function registered with default handling).
-    # pinned: declared with side effects, so that the optimizer never copies the call into a
-    # pushed-down filter (`WHERE key IS NOT NULL` would otherwise normalise every URL twice).
-    con.create_function(  # type: ignore[call-overload]  # stubs type the options as enums
-        name,
-        function,
-        [kind],
-        returns,
-        type="arrow",
-        null_handling="special",
-        side_effects=pinned,
-    )
 
 
 def output_format(path: str) -> OutputFormat:
@@ -235,106 +153,6 @@ def dedupe_file(
     with Job(normalizer, memory_limit, ordered=False) as job:
         job.copy(job.groups_query(sources, fmt, column, sample), out)
         return job.outcome
-
-
-def keys_query(
-    sources: Sequence[str],
-    fmt: InputFormat,
-    column: str,
-    *,
-    keep_columns: bool,
-    binary: bool = False,
-) -> str:
-    """The SQL that selects the key of each row (after the input's columns, if kept).
-
-    ``binary``: the column is a BLOB, keyed by ``samepage_key_bytes``.
-    """
-    url = quote_identifier(column)
-    key = f"samepage_key_bytes({url})" if binary else f"samepage_key({url}::VARCHAR)"
-    source = read_files_sql(sources, fmt, column)
-    return f"SELECT {'*, ' if keep_columns else ''}{key} AS key FROM {source}"
-
-
-def groups_query(
-    sources: Sequence[str], fmt: InputFormat, column: str, sample: int, *, binary: bool = False
-) -> str:
-    """The SQL that selects ``key, count, urls`` per key, largest groups first.
-
-    ``binary``: the column is a BLOB; its spellings are grouped as bytes and shown as text
-    with each byte that is not UTF-8 percent-escaped (``samepage_observed``, which only a
-    :class:`Job` registers).
-    """
-    url = quote_identifier(column)
-    spelling, key = (url, "samepage_key_bytes") if binary else (f"{url}::VARCHAR", "samepage_key")
-    # Exact duplicates (common in crawl logs) are counted before any key is computed: one call
-    # per distinct URL.
-    keyed = f"""
-        spellings AS (
-            SELECT {spelling} AS url, count(*) AS n FROM {read_files_sql(sources, fmt, column)}
-            WHERE {url} IS NOT NULL GROUP BY 1
-        ),
-        keyed AS (SELECT {key}(url) AS key, url, n FROM spellings)"""
-    return _groups_sql(keyed, sample, binary=binary)
-
-
-def _groups_sql(keyed: str, sample: int, *, binary: bool, binary_key: bool = False) -> str:
-    """``key, count, urls`` per key, from the CTEs ``keyed`` that end in ``keyed(key, url, n)``.
-
-    The sample is taken with a window and a filter, which spill to disk, not with a top-N
-    aggregate (``min(url, N)``), whose per-key state stays in memory. ``binary``: the URLs
-    are BLOBs, ``binary_key``: the keys too; either is shown percent-escaped, by a Python
-    function called on the grouped rows only: called inside the aggregate, its results are
-    held by DuckDB past the job's memory limit (an out-of-memory error where the same
-    grouping of BLOBs spills).
-    """
-    if sample < 1:
-        raise ValueError(f"sample must be at least 1, not {sample}")
-    urls_shown = "samepage_observed_list(urls)" if binary else "urls"
-    key_shown = "samepage_observed(key)" if binary_key else "key"
-    return f"""
-        WITH {keyed},
-        ranked AS (
-            SELECT key, url, sum(n) OVER by_key AS count,
-                   row_number() OVER (by_key ORDER BY url) AS rank
-            FROM keyed WHERE key IS NOT NULL
-            WINDOW by_key AS (PARTITION BY key)
-        ),
-        grouped AS (
-            SELECT key, count::BIGINT AS count, list(url ORDER BY url) AS urls
-            FROM ranked WHERE rank <= {sample:d}
-            GROUP BY ranked.key, count
-        )
-        SELECT {key_shown} AS key, count, {urls_shown} AS urls
-        FROM grouped ORDER BY count DESC, key
-    """
-
-
-def observed_groups(batch: pa.RecordBatch) -> pa.RecordBatch:
-    r"""A batch of ``key, count, urls`` groups whose key and URLs are bytes, as text.
-
-    >>> batch = pa.record_batch([pa.array([b"k\xff"]), pa.array([1]), pa.array([[b"u"]])],
-    ...                         names=["key", "count", "urls"])
-    >>> observed_groups(batch).to_pylist()
-    [{'key': 'k%FF', 'count': 1, 'urls': ['u']}]
-    """
-    key, count, urls = batch.columns
-    return pa.record_batch(
-        [observed_text(key), count, _observed_lists(urls)], names=["key", "count", "urls"]
-    )
-
-
-def _observed_lists(lists: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    r"""Lists of URL bytes as lists of text, each URL as :func:`observed_text` shows it.
-
-    >>> _observed_lists(pa.array([[b"https://a.example/\xff"], None])).to_pylist()
-    [['https://a.example/%FF'], None]
-    """
-    if isinstance(lists, pa.ChunkedArray):
-        chunks = [_observed_lists(c) for c in lists.chunks]
-        return pa.chunked_array(chunks, type=pa.list_(pa.string()))
-    assert isinstance(lists, pa.ListArray)
-    texts = observed_text(lists.values)
-    return pa.ListArray.from_arrays(lists.offsets, texts, mask=lists.is_null())
 
 
 class Job:
@@ -476,22 +294,6 @@ class Job:
         yield from reader(_BATCH_ROWS)
 
 
-def read_files_sql(sources: Sequence[str], fmt: InputFormat, column: str | None = None) -> str:
-    """DuckDB's table function reading ``sources``; a CSV's URL ``column`` is read as text.
-
-    Without the type, DuckDB guesses the column's type from its first rows: a column of
-    numbers there and URLs later fails half-way through the file. No comment character is
-    sniffed: DuckDB would otherwise drop every row whose first field starts with ``#``.
-    """
-    if not sources:
-        raise ValueError("no input files")
-    paths = "[" + ", ".join(quote_literal(os.fspath(s)) for s in sources) + "]"
-    if fmt == "csv":
-        types = f", types = {{{quote_literal(column)}: 'VARCHAR'}}" if column is not None else ""
-        return f"read_csv({paths}, header = true, comment = ''{types})"
-    return f"read_parquet({paths})"
-
-
 def error_line(message: str) -> str:
     r"""DuckDB's error about an input file, on one line: the file (when it says) and why.
 
@@ -508,13 +310,3 @@ def error_line(message: str) -> str:
     skip = ("Original Line", "Possible Solution", "Candidate bindings", "LINE ")
     why = "; ".join(line for line in said if not line.startswith(skip))
     return f"{named[0]}: {why}" if named else why
-
-
-def quote_identifier(name: str) -> str:
-    """``name`` as a DuckDB identifier (a column name), whatever characters it holds."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def quote_literal(text: str) -> str:
-    """``text`` as a DuckDB string literal (a path, a setting)."""
-    return "'" + text.replace("'", "''") + "'"

@@ -18,7 +18,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
             "errors _encoding _url _hosts _query _json _files _suffixes templates formats "
             "_archive_io _warc",
         ),
-        ("rules", "rules _rewrite aliases _models"),
+        (
+            "rules",
+            "rules _name_rules _domain_rules _rule_scopes _rule_checks _rewrite aliases _models",
+        ),
         ("learned-set model", "_learned_model"),
         ("reader and validator", "_alias_check _validate"),
         ("learned layer and host policy", "_learned_layer _policy"),
@@ -27,7 +30,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("normalizer", "_alias_runtime normalizer"),
         (
             "public modules",
-            "__init__ __main__ urls arrow duckdb spark scrapy archives _archive_cli cli",
+            "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
+            "archives _archive_cli cli",
         ),
     )
 )
