@@ -91,6 +91,10 @@ class _Lazy(Mapping[str, DomainRules]):
         # The longest key, for host lookups (samepage._hosts.lookup_host).
         self.longest = longest_key(dict.fromkeys(self._keys))
 
+    def __reduce__(self) -> tuple[Callable[[dict[str, DomainRules]], _Lazy], tuple[object]]:
+        """Pickled with every key built: the builder is a closure over its source."""
+        return _built, (dict(self.items()),)
+
     def __getitem__(self, key: str) -> DomainRules:
         found = self._built.get(key)
         if found is None:
@@ -128,6 +132,13 @@ class _Lazy(Mapping[str, DomainRules]):
             self[key]
 
 
+def _built(table: dict[str, DomainRules]) -> _Lazy:
+    """A :class:`_Lazy` whose every key is built already (as unpickled)."""
+    lazy = _Lazy(table, table.__getitem__)
+    lazy._built.update(table)
+    return lazy
+
+
 class _Changed(Mapping[str, DomainRules]):
     """Host key to platform group: ``source``'s, each changed when first read.
 
@@ -142,6 +153,10 @@ class _Changed(Mapping[str, DomainRules]):
         self._source = source
         self._change = change
         self._done: dict[int, DomainRules] = {}
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, DomainRules]], _Lazy], tuple[object]]:
+        """Pickled with every group changed: ``change`` is a closure of its caller."""
+        return _built, (dict(self.items()),)
 
     def __getitem__(self, host: str) -> DomainRules:
         group = self._source[host]

@@ -55,6 +55,14 @@ class PolicyConfig:
         object.__setattr__(self, "_allow_longest", longest_key(self.extra_allow_hosts))
         object.__setattr__(self, "_keep_longest", longest_key(self.keep_hosts))
 
+    def __reduce__(self) -> tuple[type[PolicyConfig], tuple[object, ...]]:
+        """Pickled as its arguments (a read-only mapping does not pickle)."""
+        keep = {host: dict(names) for host, names in self.keep_hosts.items()}
+        allow = dict(self.extra_allow_hosts)
+        return type(self), (
+            self.rules, self.extra_block, self.extra_allow_all, allow, keep, self.learned_fallback
+        )
+
     def extra_allow(self, host: str, port: str) -> tuple[str, NameMatcher] | None:
         """The ``extra_allowlist`` entry of a host: its ``host:port`` key, else its host key.
 

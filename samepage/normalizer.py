@@ -237,6 +237,16 @@ class MIQPSNormalizer:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def __getstate__(self) -> dict[str, object]:
+        """The configuration, without the caches (pickled for another process)."""
+        return {name: getattr(self, name) for name in self.__slots__ if name not in _CACHES}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        for name in _CACHES:
+            object.__setattr__(self, name, {})
+
     def __repr__(self) -> str:
         learned = len(self.learned.domains) if self.learned else 0
         return f"<MIQPSNormalizer learned_domains={learned} fallback={self.learned_fallback!r}>"
@@ -526,6 +536,10 @@ class MIQPSNormalizer:
         if self._aliases is None:
             return parts
         return self._aliases.apply(self._rewritten, parts, None)
+
+
+_CACHES = ("_policies", "_rewrites", "_shared")
+"""The per-host caches a normalizer fills as it reads URLs: not part of its pickled state."""
 
 
 def _require_str(url: object) -> str:

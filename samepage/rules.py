@@ -17,7 +17,7 @@ import pkgutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, SupportsIndex, TypeVar
 
 from samepage._domain_rules import DomainRules, _Changed, _Lazy, _mapped
 from samepage._hosts import KeyTails, host_suffixes, longest_key, lookup_host
@@ -134,6 +134,12 @@ class RuleSet:
             return ()
         found = lookup_host(self.redirects, host, longest=self._longest[2])
         return found[1] if found else ()
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """The built-in set pickles as a call of :func:`default_rules`: nothing compiled."""
+        if self is default_rules():
+            return default_rules, ()
+        return object.__reduce_ex__(self, protocol)
 
     def without(self, disabled: Iterable[str]) -> RuleSet:
         """A copy with the named rules switched off.
