@@ -25,7 +25,7 @@ from types import MappingProxyType
 from urllib.parse import SplitResult, quote, urljoin, urlsplit, urlunsplit
 
 from learner.errors import ConfigError, FetchError
-from learner.net.resolve import Target, parse_resolve, target_for
+from learner.net.resolve import Endpoint, endpoint_for, parse_resolve
 from learner.plan.addresses import AddressPolicy
 
 logger = logging.getLogger(__name__)
@@ -148,7 +148,7 @@ async def fetch(
 @dataclass(slots=True)
 class _Job:
     url: str
-    targets: Mapping[str, Target]
+    targets: Mapping[str, Endpoint]
     policy: AddressPolicy
     user_agent: str
     deadline: float
@@ -203,7 +203,7 @@ class _Job:
         scheme = parts.scheme.lower()
         host = (parts.hostname or "").rstrip(".")
         port = parts.port or _DEFAULT_PORTS[scheme]
-        mapped = target_for(self.targets, host)
+        mapped = endpoint_for(self.targets, host)
         if mapped is not None:
             port = mapped[1]
             addresses = self.policy.addresses(self.url, mapped[0], port, named=True)

@@ -19,9 +19,9 @@ from learner.errors import ConfigError
 from learner.plan.addresses import host_address, refused_target
 from samepage import host_suffixes
 
-__all__ = ["Target", "parse_resolve", "port_number", "resolve_entries", "target_for"]
+__all__ = ["Endpoint", "endpoint_for", "parse_resolve", "port_number", "resolve_entries"]
 
-Target = tuple[str, int]
+Endpoint = tuple[str, int]
 """Where requests for a host go: an address (IPv6 without brackets) and a port."""
 
 _NAME = re.compile(
@@ -49,7 +49,7 @@ def _shown(value: object) -> str:
     return text if len(text) <= 60 else text[:60] + "..."
 
 
-def _address(entry: str, target: object) -> Target:
+def _address(entry: str, target: object) -> Endpoint:
     if not isinstance(target, str):
         raise ConfigError(f"{entry}: the address must be a string")
     if target.startswith("[") and "]" in target:
@@ -79,7 +79,7 @@ def _address(entry: str, target: object) -> Target:
     return (name if literal is None else str(literal)), port
 
 
-def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Target]:
+def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Endpoint]:
     """Check a ``--resolve`` mapping ``{host: "ADDR:PORT"}`` and split its targets.
 
     Raises:
@@ -90,7 +90,7 @@ def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Target]:
     >>> parse_resolve({"*.cdn.test": "staging.internal:443"})
     {'*.cdn.test': ('staging.internal', 443)}
     """
-    targets: dict[str, Target] = {}
+    targets: dict[str, Endpoint] = {}
     for host, target in (resolve or {}).items():
         entry = f"resolve: {_shown(host)}={_shown(target)}"
         name = host.lower().rstrip(".") if isinstance(host, str) else ""
@@ -103,13 +103,13 @@ def parse_resolve(resolve: Mapping[str, str] | None) -> dict[str, Target]:
     return targets
 
 
-def target_for(targets: Mapping[str, Target], host: str) -> Target | None:
+def endpoint_for(endpoints: Mapping[str, Endpoint], host: str) -> Endpoint | None:
     """Where a request for ``host`` goes: an exact entry, else the longest ``*.`` entry."""
     name = host.lower().rstrip(".")
-    if name in targets:
-        return targets[name]
+    if name in endpoints:
+        return endpoints[name]
     for suffix in list(host_suffixes(name))[1:]:
-        found = targets.get("*." + suffix)
+        found = endpoints.get("*." + suffix)
         if found is not None:
             return found
     return None

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from learner.net.resolve import parse_resolve, target_for
+from learner.net.resolve import endpoint_for, parse_resolve
 from learner.plan.addresses import AddressPolicy, Refusal, host_address
 
 logger = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class AddressCheck:
         if kept is not None and kept[0] > now:
             return kept[1]
         named = False
-        mapped = target_for(self.targets, host)
+        mapped = endpoint_for(self.targets, host)
         if mapped is not None:
             (host, port), named = mapped, True
         refusal = self.policy.host_refusal(host, port, named=named)

@@ -8,7 +8,7 @@ from learner.config import RenderSettings
 from learner.demo.server import Response, Site, SiteServer
 from learner.errors import ConfigError
 from learner.net.fetch import fetch
-from learner.net.resolve import parse_resolve, resolve_entries, target_for
+from learner.net.resolve import endpoint_for, parse_resolve, resolve_entries
 from learner.render.browser import BrowserChoice, resolver_rules
 from learner.render.renderer import Renderer
 
@@ -52,6 +52,6 @@ def test_an_entry_refused_by_one_is_refused_by_all(entry: str) -> None:
 
 def test_exact_entries_win_over_wildcards() -> None:
     targets = parse_resolve({"*.shop.test": "10.0.0.1:80", "api.shop.test": "10.0.0.2:80"})
-    assert target_for(targets, "API.shop.test.") == ("10.0.0.2", 80)
-    assert target_for(targets, "img.cdn.shop.test") == ("10.0.0.1", 80)
-    assert target_for(targets, "shop.test") is None
+    assert endpoint_for(targets, "API.shop.test.") == ("10.0.0.2", 80)
+    assert endpoint_for(targets, "img.cdn.shop.test") == ("10.0.0.1", 80)
+    assert endpoint_for(targets, "shop.test") is None
