@@ -34,6 +34,7 @@ from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
 from samepage import PathAlias
 from samepage._alias_check import read_aliases
 from samepage.errors import LearnedFormatError
+from samepage.learned import RefusedAlias
 
 __all__ = [
     "REPLACEABLE",
@@ -105,17 +106,22 @@ class AliasVerdict:
             evidence["replaced"] = self.replaced
         return PathAlias(rule.from_, rule.to, evidence)
 
+    def refused(self) -> RefusedAlias:
+        """This verdict as a learned set records a candidate it did not publish."""
+        rule = self.candidate.rule
+        return RefusedAlias(
+            rule.from_,
+            rule.to,
+            self.finding.value,
+            self.reason,
+            self.same,
+            self.controls,
+            self.replaced,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """This verdict as JSON (``stats.json``)."""
-        return {
-            "from": self.candidate.rule.from_,
-            "to": self.candidate.rule.to,
-            "finding": self.finding.value,
-            "reason": self.reason,
-            "samples": self.same,
-            "controls": self.controls,
-            "replaced": self.replaced,
-        }
+        return self.refused().to_json()
 
 
 def _replaceable(outcome: PairOutcome) -> bool:
