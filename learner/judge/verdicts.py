@@ -7,6 +7,9 @@ for one domain, how many studied parameters were decided and what kept the rest,
 the sample failures behind each cause; :func:`warnings` turns a cause that keeps more than
 a quarter of a domain's parameters into a line a run prints. A learner that keeps
 everything looks safe and does nothing: this is what makes that loud.
+
+The causes are :class:`samepage.learned.VerdictCause` (re-exported here): the learned file
+owns its vocabulary, and its validator refuses a cause it does not name.
 """
 
 from __future__ import annotations
