@@ -28,9 +28,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from learner.config import LearnerConfig
 from learner.demo.server import SiteServer
@@ -40,6 +39,7 @@ from learner.render.browser import find_browser
 from learner.run.crawl import CrawlResult, crawl
 from learner.run.folder import read_run_folder
 from samepage import MIQPSNormalizer
+from samepage.learned import Sample
 from tests.site.defaults import (
     defaults_different_pairs,
     defaults_site,
@@ -80,25 +80,24 @@ def _kinds(result: CrawlResult) -> dict[tuple[str, str], str]:
     """What each comparison of the run was for, from the evidence in the learned set."""
     kinds: dict[tuple[str, str], str] = {}
 
-    def mark(samples: Any, kind: str) -> None:
+    def mark(samples: Iterable[Sample] | None, kind: str) -> None:
         for sample in samples or ():
-            kinds.setdefault((sample["url"], sample["candidate"]), kind)
+            kinds.setdefault((sample.url, sample.candidate), kind)
 
     for domain in result.learned.domains.values():
         for pattern in domain.patterns.values():
             # The parameter tests' comparisons first: a default test may reuse one.
-            mark(pattern.extra.get("joint_checks"), "parameter tests")
+            mark(pattern.joint_checks, "parameter tests")
             for verdict in pattern.params.values():
-                mark(verdict.extra.get("samples"), "parameter tests")
+                mark(verdict.samples, "parameter tests")
             for verdict in pattern.params.values():
                 for default in verdict.defaults.values():
-                    mark(default.extra.get("samples"), "default proofs")
-                for why in verdict.extra.get("rejected_defaults", {}).values():
-                    mark(why.get("samples"), "rejected values")
-            joint = pattern.joint_defaults.extra if pattern.joint_defaults else {}
-            mark(
-                (joint or pattern.extra.get("rejected_joint_defaults", {})).get("samples"), "joint"
-            )
+                    mark(default.samples, "default proofs")
+                for why in verdict.rejected_defaults.values():
+                    mark(why.samples, "rejected values")
+            joint, rejected = pattern.joint_defaults, pattern.rejected_joint_defaults
+            found = joint if joint is not None else rejected
+            mark(found.samples if found is not None else None, "joint")
     return kinds
 
 

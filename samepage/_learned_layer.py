@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from samepage._evidence import CompanionCoverage
 from samepage._learned_model import (
     DefaultValue,
     DomainEntry,
@@ -135,39 +136,30 @@ def _default_decision(
 
 def _shared_evidence(recorded: ParamVerdict) -> str:
     """The detail's note of the patterns a shared verdict rests on."""
-    patterns = recorded.extra.get("patterns")
-    if isinstance(patterns, list) and all(isinstance(p, str) for p in patterns):
+    patterns = recorded.patterns
+    if patterns is not None:
         named = ", ".join(repr(p) for p in patterns)
         return f"; shared evidence of {len(patterns)} pattern(s): {named}"
     return "; shared evidence of the host's patterns"
 
 
-def _companion_note(values: object) -> str:
+def _companion_note(values: Mapping[str, CompanionCoverage]) -> str:
     """The detail's note of how a verdict's samples covered the other parameters' values.
 
-    >>> _companion_note({"max": {"share": 0.642, "urls": 14, "classes_seen": 2,
-    ...                  "classes": [{"value": "10", "covered": True}, {"value": "5"}]}})
+    >>> from samepage._evidence import ValueClass
+    >>> classes = (ValueClass("10", covered=True), ValueClass("5"))
+    >>> _companion_note({"max": CompanionCoverage(0.642, 14, classes_seen=2, classes=classes)})
     '; beside max: 1 of 2 value classes, 64.2% of 14 URLs'
     """
-    if not isinstance(values, dict):
-        return ""
     notes = []
     for name, seen in sorted(values.items()):
-        if not isinstance(seen, dict):
-            continue
-        classes = seen.get("classes")
-        covered = (
-            sum(1 for c in classes if isinstance(c, dict) and c.get("covered"))
-            if isinstance(classes, list)
-            else 0
-        )
-        share = seen.get("share")
+        share = seen.share
         # A share is a number in [0, 1]: compared exactly, so a 300-digit integer is no
         # share (formatting it as a float would overflow) and is left out.
-        if isinstance(share, (int, float)) and not isinstance(share, bool) and 0 <= share <= 1:
+        if share is not None and 0 <= share <= 1:
             notes.append(
-                f"{name}: {covered} of {seen.get('classes_seen')} value classes, "
-                f"{share:.1%} of {seen.get('urls')} URLs"
+                f"{name}: {seen.covered_classes} of {seen.classes_seen} value classes, "
+                f"{share:.1%} of {seen.urls} URLs"
             )
     return "; beside " + ", ".join(notes) if notes else ""
 
@@ -180,12 +172,12 @@ def _unseen_companions(recorded: ParamVerdict, pattern: str | None, name: str) -
     beside ``page``, say) may decide whether ``name`` matters: the verdict says nothing there.
     """
     others = {n for n in pattern_names(pattern or "") if n != name}
-    patterns = recorded.extra.get("patterns")
-    if not isinstance(patterns, list):
+    patterns = recorded.patterns
+    if patterns is None:
         return sorted(others)  # evidence of unknown patterns met no companion
     best: set[str] | None = None
     for studied in patterns:
-        missing = others - set(pattern_names(str(studied)))
+        missing = others - set(pattern_names(studied))
         if best is None or len(missing) < len(best):
             best = missing
     return sorted(best if best is not None else others)
@@ -283,7 +275,7 @@ def _verdict_rule(where: str, name: str, recorded: ParamVerdict, evidence: str |
     detail = f"tested {recorded.tested}, changed {recorded.changed}, failed {recorded.failed}"
     if recorded.reason:
         detail += f"; {recorded.reason}"
-    covered = recorded.extra.get("coverage")
-    if isinstance(covered, dict) and covered.get("values"):
-        detail += _companion_note(covered["values"])
+    covered = recorded.coverage
+    if covered is not None and covered.values:
+        detail += _companion_note(covered.values)
     return Rule(rule_id, "learned", detail + evidence)

@@ -12,6 +12,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from samepage._evidence import (
+    Coverage,
+    RefusedAlias,
+    RejectedDefault,
+    RejectedJointDefaults,
+    Sample,
+    VerdictCause,
+)
 from samepage.aliases import Alias
 
 FORMAT = "samepage.learned"
@@ -25,6 +33,26 @@ Verdict = Literal["neutral", "non-neutral"]
 _COUNTS = ("tested", "changed", "failed")
 
 
+def _samples(samples: tuple[Sample, ...] | None) -> list[dict[str, Any]] | None:
+    return None if samples is None else [sample.to_json() for sample in samples]
+
+
+def _evidence(
+    out: dict[str, Any],
+    samples: tuple[Sample, ...] | None = None,
+    coverage: Coverage | None = None,
+    patterns: tuple[str, ...] | None = None,
+) -> dict[str, Any]:
+    """``out`` with the evidence recorded (a field not recorded is not written)."""
+    if samples is not None:
+        out["samples"] = _samples(samples)
+    if coverage is not None:
+        out["coverage"] = coverage.to_json()
+    if patterns is not None:
+        out["patterns"] = list(patterns)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class DefaultValue:
     """A value of a kept parameter that renders the page without the parameter.
@@ -32,16 +60,21 @@ class DefaultValue:
     ``tested`` samples (all with this value, spread over the pattern's contexts) showed the
     same page with and without the parameter; ``changed`` is always 0 and ``failed`` counts
     samples that could not be decided (a default is learned only when none failed).
+    The evidence: the ``samples`` and their ``coverage`` (a default the learner tested),
+    or the ``patterns`` whose defaults it rests on (a default of the shared evidence).
     """
 
     tested: int = 0
     changed: int = 0
     failed: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    samples: tuple[Sample, ...] | None = None
+    coverage: Coverage | None = None
+    patterns: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of this default (extra evidence fields included)."""
-        out: dict[str, Any] = dict(self.extra)
+        """The JSON object of this default (its evidence and unknown fields included)."""
+        out = _evidence(dict(self.extra), self.samples, self.coverage, self.patterns)
         out.update(tested=self.tested, changed=self.changed, failed=self.failed)
         return out
 
@@ -53,6 +86,10 @@ class ParamVerdict:
     ``defaults`` maps values (in the normalizer's query-value form) that mean "no parameter"
     to their evidence: the normalizer drops ``name=value`` for those values only. ``""``
     is the value of ``name=``; a bare ``name`` has no value a default names, and is kept.
+
+    The evidence, each field ``None`` (or empty) where not recorded: the ``cause`` of the
+    verdict, its ``samples`` and their ``coverage``, the ``patterns`` a verdict of the
+    shared evidence rests on, and the values tested as defaults and ``rejected_defaults``.
     """
 
     verdict: Verdict
@@ -62,6 +99,11 @@ class ParamVerdict:
     reason: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     defaults: Mapping[str, DefaultValue] = field(default_factory=dict)
+    cause: VerdictCause | None = None
+    samples: tuple[Sample, ...] | None = None
+    coverage: Coverage | None = None
+    patterns: tuple[str, ...] | None = None
+    rejected_defaults: Mapping[str, RejectedDefault] = field(default_factory=dict)
 
     @property
     def neutral(self) -> bool:
@@ -69,8 +111,14 @@ class ParamVerdict:
         return self.verdict == "neutral"
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of this verdict (extra evidence fields included)."""
-        out: dict[str, Any] = dict(self.extra)
+        """The JSON object of this verdict (its evidence and unknown fields included)."""
+        out = _evidence(dict(self.extra), self.samples, self.coverage, self.patterns)
+        if self.cause is not None:
+            out["cause"] = self.cause.value
+        if self.rejected_defaults:
+            out["rejected_defaults"] = {
+                value: why.to_json() for value, why in self.rejected_defaults.items()
+            }
         out.update(
             verdict=self.verdict, tested=self.tested, changed=self.changed, failed=self.failed
         )
@@ -88,7 +136,7 @@ class JointDefaults:
     Each default is proven alone; ``tested`` sample URLs of the pattern, each carrying a
     default of every parameter in ``names``, showed the same page without all of them
     (``changed`` and ``failed`` are always 0). Without this, the normalizer drops at most
-    one default from a URL.
+    one default from a URL. ``samples`` are the check's samples, where recorded.
     """
 
     names: frozenset[str]
@@ -96,10 +144,11 @@ class JointDefaults:
     changed: int = 0
     failed: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    samples: tuple[Sample, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of this check (extra evidence fields included)."""
-        out: dict[str, Any] = dict(self.extra)
+        """The JSON object of this check (its samples and unknown fields included)."""
+        out = _evidence(dict(self.extra), self.samples)
         out.update(
             names=sorted(self.names), tested=self.tested, changed=self.changed, failed=self.failed
         )
@@ -114,15 +163,22 @@ class TemplateScope:
     for the parameters they name, on URLs of their template only. In a domain's ``shared``
     section, they are the evidence of every studied pattern combined, per template, for
     URLs whose pattern the file does not hold.
+
+    ``joint_checks`` are the samples of the joint check of a pattern's scope; ``patterns``,
+    of a shared scope, the patterns its verdicts rest on.
     """
 
     urls: int
     params: Mapping[str, ParamVerdict]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    joint_checks: tuple[Sample, ...] = ()
+    patterns: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this scope."""
-        out: dict[str, Any] = dict(self.extra)
+        out = _evidence(dict(self.extra), patterns=self.patterns)
+        if self.joint_checks:
+            out["joint_checks"] = _samples(self.joint_checks)
         out["urls"] = self.urls
         out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
         return out
@@ -136,6 +192,10 @@ class PatternEntry:
     dropped from one URL together. ``templates``, when present, holds verdicts learned per
     path template where the evidence differed between templates: on a URL of a listed
     template, its verdict of a parameter replaces the pattern's.
+
+    ``joint_checks`` are the samples of the pattern's joint check (its neutral parameters
+    dropped together); ``rejected_joint_defaults`` says why learned defaults of two or more
+    parameters are not dropped together, where that was checked.
     """
 
     urls: int
@@ -143,10 +203,16 @@ class PatternEntry:
     extra: Mapping[str, Any] = field(default_factory=dict)
     joint_defaults: JointDefaults | None = None
     templates: Mapping[str, TemplateScope] = field(default_factory=dict)
+    joint_checks: tuple[Sample, ...] = ()
+    rejected_joint_defaults: RejectedJointDefaults | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this pattern."""
         out: dict[str, Any] = dict(self.extra)
+        if self.joint_checks:
+            out["joint_checks"] = _samples(self.joint_checks)
+        if self.rejected_joint_defaults is not None:
+            out["rejected_joint_defaults"] = self.rejected_joint_defaults.to_json()
         out["urls"] = self.urls
         out["params"] = {name: v.to_json() for name, v in sorted(self.params.items())}
         if self.joint_defaults is not None:
@@ -235,6 +301,12 @@ class DomainEntry:
     """Listed names the host's renders showed to be content: kept there before the lists."""
     aliases: tuple[Alias, ...] = ()
     """Other spellings of one page on this host (format 2), first match first."""
+    renders: int | None = None
+    """The renders the host's study cost, where recorded."""
+    urls: int | None = None
+    """The host's URLs the study read, where recorded."""
+    aliases_refused: tuple[RefusedAlias, ...] = ()
+    """Candidate aliases the study did not publish, with its finding and reason."""
 
     def fallback(self) -> dict[str, bool]:
         """Per parameter name, whether it is neutral in EVERY pattern that contains it.
@@ -253,6 +325,12 @@ class DomainEntry:
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this domain."""
         out: dict[str, Any] = dict(self.extra)
+        if self.renders is not None:
+            out["renders"] = self.renders
+        if self.urls is not None:
+            out["urls"] = self.urls
+        if self.aliases_refused:
+            out["aliases_refused"] = [refused.to_json() for refused in self.aliases_refused]
         out["patterns"] = {key: p.to_json() for key, p in sorted(self.patterns.items())}
         if self.shared:
             out["shared"] = {t: s.to_json() for t, s in sorted(self.shared.items())}

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from samepage import _suffixes, _url
 from samepage._alias_check import check_host_aliases, read_aliases
 from samepage._encoding import QUERY, normalize_escapes
+from samepage._evidence_check import MAX_COUNT, EvidenceReader
 from samepage._learned_model import (
     _COUNTS,
     ALIAS_VERSION,
@@ -34,7 +35,13 @@ from samepage._learned_model import (
 from samepage.errors import LearnedFormatError
 from samepage.templates import is_template, path_template
 
-__all__ = ["Document", "Reader", "host_key"]
+__all__ = ["MAX_COUNT", "Document", "Reader", "host_key"]
+
+
+_DEFAULT_EVIDENCE = ("samples", "coverage", "patterns")
+_VERDICT_EVIDENCE = ("cause", "rejected_defaults", *_DEFAULT_EVIDENCE)
+_PATTERN_EVIDENCE = ("joint_checks", "rejected_joint_defaults")
+_DOMAIN_EVIDENCE = ("renders", "urls", "aliases_refused")
 
 
 class Document(NamedTuple):
@@ -45,10 +52,6 @@ class Document(NamedTuple):
     settings: dict[str, Any]
     extra: dict[str, Any]
 
-
-MAX_COUNT = 2**63 - 1
-"""The largest count a learned set holds (a signed 64-bit integer, as DuckDB and Arrow
-read counts); a larger one is no count of samples or URLs, and is refused."""
 
 _INT_DIGITS = 10**4300
 """An integer anywhere in a document must have fewer digits than this has: the parser's own
@@ -149,28 +152,12 @@ def _normalised_template(template: str) -> str:
     return text
 
 
-class Reader:
+class Reader(EvidenceReader):
     """Validates a format-1 document, naming the path of the first problem."""
 
     def __init__(self, origin: str) -> None:
-        self.origin = origin
+        super().__init__(origin)
         self.threshold = 0.0  # the run's change-rate threshold, from settings
-
-    def fail(self, where: str, problem: str) -> LearnedFormatError:
-        return LearnedFormatError(f"{self.origin}: {where}: {problem}")
-
-    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(where, f"expected an object, got {type(value).__name__}")
-        return value
-
-    def count(self, value: Any, where: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise self.fail(where, f"expected a non-negative integer, got {value!r}")
-        if value > MAX_COUNT:
-            digits = len(str(value))
-            raise self.fail(where, f"a count is at most 2**63 - 1, got a number of {digits} digits")
-        return value
 
     def writable(self, doc: Mapping[str, Any]) -> None:
         """Refuse values a JSON file cannot hold: non-finite numbers, unencodable strings."""
@@ -252,9 +239,20 @@ class Reader:
         shared = self.scopes(entry.get("shared", {}), None, f"{where}.shared")
         keep = self.keep_listed(entry.get("keep_listed", {}), f"{where}.keep_listed")
         aliases = read_aliases(entry.get("aliases", []), f"{where}.aliases", self.fail)
-        known = ("patterns", "shared", "keep_listed", "aliases")
+        at = f"{where}.aliases_refused"
+        refused = self.refused_aliases(entry.get("aliases_refused", []), at)
+        known = ("patterns", "shared", "keep_listed", "aliases", *_DOMAIN_EVIDENCE)
         extra = {k: v for k, v in entry.items() if k not in known}
-        return DomainEntry(parsed, extra=extra, shared=shared, keep_listed=keep, aliases=aliases)
+        return DomainEntry(
+            parsed,
+            extra=extra,
+            shared=shared,
+            keep_listed=keep,
+            aliases=aliases,
+            renders=self.optional(entry, "renders", self.count, where),
+            urls=self.optional(entry, "urls", self.count, where),
+            aliases_refused=refused,
+        )
 
     def no_aliases(self, domains: Mapping[str, Any]) -> None:
         """Refuse aliases in a version-1 file: a reader of version 1 would ignore them."""
@@ -331,9 +329,16 @@ class Reader:
                         f"{bad[0]!r} is not a parameter name (non-empty, without '&', '=', '#')",
                     )
             verdicts = {n: self.verdict(v, f"{at}.params[{n!r}]") for n, v in params.items()}
-            extra = {k: v for k, v in fields.items() if k not in ("urls", "params")}
+            known = ("urls", "params", "joint_checks", "patterns")
+            extra = {k: v for k, v in fields.items() if k not in known}
             urls = self.count(fields.get("urls", 0), f"{at}.urls")
-            parsed[template] = TemplateScope(urls, verdicts, extra)
+            parsed[template] = TemplateScope(
+                urls,
+                verdicts,
+                extra,
+                joint_checks=self.samples(fields.get("joint_checks", []), f"{at}.joint_checks"),
+                patterns=self.optional(fields, "patterns", self.texts, at),
+            )
         return parsed
 
     def pattern(self, key: str, value: Any, where: str) -> PatternEntry:
@@ -352,13 +357,14 @@ class Reader:
         if "joint_defaults" in entry:
             joint = self.joint_defaults(entry["joint_defaults"], parsed, f"{where}.joint_defaults")
         templates = self.scopes(entry.get("templates", {}), names, f"{where}.templates")
-        extra = {
-            k: v
-            for k, v in entry.items()
-            if k not in ("urls", "params", "joint_defaults", "templates")
-        }
+        known = ("urls", "params", "joint_defaults", "templates", *_PATTERN_EVIDENCE)
+        extra = {k: v for k, v in entry.items() if k not in known}
         urls = self.count(entry.get("urls", 0), f"{where}.urls")
-        return PatternEntry(urls, parsed, extra, joint, templates)
+        checks = self.samples(entry.get("joint_checks", []), f"{where}.joint_checks")
+        rejected = self.optional(
+            entry, "rejected_joint_defaults", self.rejected_joint_defaults, where
+        )
+        return PatternEntry(urls, parsed, extra, joint, templates, checks, rejected)
 
     def joint_defaults(
         self, value: Any, params: Mapping[str, ParamVerdict], where: str
@@ -379,8 +385,9 @@ class Reader:
                 "defaults are dropped together only on samples that all showed the same page "
                 f"(tested {tested}, changed {changed}, failed {failed})",
             )
-        extra = {k: v for k, v in fields.items() if k not in ("names", *_COUNTS)}
-        return JointDefaults(frozenset(names), tested, changed, failed, extra)
+        extra = {k: v for k, v in fields.items() if k not in ("names", "samples", *_COUNTS)}
+        samples = self.optional(fields, "samples", self.samples, where)
+        return JointDefaults(frozenset(names), tested, changed, failed, extra, samples)
 
     def verdict(self, value: Any, where: str) -> ParamVerdict:
         entry = self.mapping(value, where)
@@ -402,11 +409,23 @@ class Reader:
         if reason is not None and not isinstance(reason, str):
             raise self.fail(f"{where}.reason", "expected a string")
         defaults = self.defaults(entry.get("defaults", {}), verdict, f"{where}.defaults")
-        extra = {
-            k: v for k, v in entry.items() if k not in ("verdict", "reason", "defaults", *_COUNTS)
-        }
+        known = ("verdict", "reason", "defaults", *_COUNTS, *_VERDICT_EVIDENCE)
+        extra = {k: v for k, v in entry.items() if k not in known}
         return ParamVerdict(
-            verdict, tested, changed, failed, reason=reason, extra=extra, defaults=defaults
+            verdict,
+            tested,
+            changed,
+            failed,
+            reason=reason,
+            extra=extra,
+            defaults=defaults,
+            cause=self.optional(entry, "cause", self.cause, where),
+            samples=self.optional(entry, "samples", self.samples, where),
+            coverage=self.optional(entry, "coverage", self.coverage, where),
+            patterns=self.optional(entry, "patterns", self.texts, where),
+            rejected_defaults=self.rejected_defaults(
+                entry.get("rejected_defaults", {}), f"{where}.rejected_defaults"
+            ),
         )
 
     def defaults(self, value: Any, verdict: str, where: str) -> dict[str, DefaultValue]:
@@ -436,6 +455,14 @@ class Reader:
                     "a default is learned on tested samples none of which failed "
                     f"(tested {tested}, failed {failed})",
                 )
-            extra = {k: v for k, v in fields.items() if k not in _COUNTS}
-            parsed[key] = DefaultValue(tested, changed, failed, extra)
+            extra = {k: v for k, v in fields.items() if k not in (*_COUNTS, *_DEFAULT_EVIDENCE)}
+            parsed[key] = DefaultValue(
+                tested,
+                changed,
+                failed,
+                extra,
+                samples=self.optional(fields, "samples", self.samples, at),
+                coverage=self.optional(fields, "coverage", self.coverage, at),
+                patterns=self.optional(fields, "patterns", self.texts, at),
+            )
         return parsed

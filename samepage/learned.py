@@ -20,6 +20,18 @@ from pathlib import Path
 from typing import Any, Union
 
 from samepage._conflicts import host_conflicts
+from samepage._evidence import (
+    CompanionCoverage,
+    Coverage,
+    RefusedAlias,
+    RejectedDefault,
+    RejectedJointDefaults,
+    Sample,
+    SampleOutcome,
+    TemplateCounts,
+    ValueClass,
+    VerdictCause,
+)
 from samepage._files import write_text_atomic
 from samepage._hosts import longest_key, lookup_host
 from samepage._json import parse_json
@@ -50,6 +62,8 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "VERSIONS",
+    "CompanionCoverage",
+    "Coverage",
     "DefaultValue",
     "DomainEntry",
     "JointDefaults",
@@ -58,7 +72,15 @@ __all__ = [
     "ParamVerdict",
     "PatternConflict",
     "PatternEntry",
+    "RefusedAlias",
+    "RejectedDefault",
+    "RejectedJointDefaults",
+    "Sample",
+    "SampleOutcome",
+    "TemplateCounts",
     "TemplateScope",
+    "ValueClass",
+    "VerdictCause",
     "changed_too_often",
     "dump_learned",
     "dumps_learned",

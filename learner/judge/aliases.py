@@ -35,6 +35,7 @@ from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
 from samepage._alias_check import read_aliases
 from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
+from samepage.learned import RefusedAlias
 
 __all__ = [
     "REPLACEABLE",
@@ -108,17 +109,22 @@ class AliasVerdict:
             evidence["replaced"] = self.replaced
         return dataclasses.replace(rule, evidence=evidence)
 
+    def refused(self) -> RefusedAlias:
+        """This verdict as a learned set records a candidate it did not publish."""
+        from_, to = self.candidate.ends
+        return RefusedAlias(
+            from_,
+            to,
+            self.finding.value,
+            self.reason,
+            self.same,
+            self.controls,
+            self.replaced,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """This verdict as JSON (``stats.json``)."""
-        return {
-            "from": self.candidate.ends[0],
-            "to": self.candidate.ends[1],
-            "finding": self.finding.value,
-            "reason": self.reason,
-            "samples": self.same,
-            "controls": self.controls,
-            "replaced": self.replaced,
-        }
+        return self.refused().to_json()
 
 
 def _replaceable(outcome: PairOutcome) -> bool:

@@ -23,7 +23,6 @@ import asyncio
 import logging
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.joint import Compare, joint_check, scoped_joint_check
@@ -51,6 +50,7 @@ from learner.plan.sampling import (
     without_param,
 )
 from samepage import ParamVerdict, PatternEntry, TemplateScope
+from samepage.learned import Sample
 
 logger = logging.getLogger(__name__)
 
@@ -271,10 +271,11 @@ def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str])
     tally = found.all
     counts = (tally.tested, tally.changed, tally.failed)
     seen = coverage(tally, found.spread)
-    extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
+    samples = tuple(tally.samples)
     if found.changed(ChangeRule(config.threshold)):
-        extra["cause"] = VerdictCause.CHANGED.value
-        return ParamVerdict("non-neutral", *counts, extra=extra)
+        return ParamVerdict(
+            "non-neutral", *counts, cause=VerdictCause.CHANGED, samples=samples, coverage=seen
+        )
     reason, cause = _want(found, config)
     if not reason:
         gaps = (
@@ -286,12 +287,13 @@ def _verdict(found: _Outcomes, config: LearnerConfig, required: Collection[str])
     if not reason:
         reason = companion_gap(seen, required, config.min_share)
         cause = VerdictCause.COMPANIONS if reason else cause
-    extra["cause"] = cause.value
     if reason:
         if tally.reasons:
             reason += " (" + "; ".join(tally.reasons[:3]) + ")"
-        return ParamVerdict("non-neutral", *counts, reason=reason, extra=extra)
-    return ParamVerdict("neutral", *counts, extra=extra)
+        return ParamVerdict(
+            "non-neutral", *counts, reason=reason, cause=cause, samples=samples, coverage=seen
+        )
+    return ParamVerdict("neutral", *counts, cause=cause, samples=samples, coverage=seen)
 
 
 def _want(found: _Outcomes, config: LearnerConfig) -> tuple[str, VerdictCause]:
@@ -343,18 +345,22 @@ def _scoped(
             each=2,
         )
         seen = coverage(tally, spread)
-        extra: dict[str, Any] = {"samples": tally.samples, "coverage": seen}
+        samples = tuple(tally.samples)
         counts = (tally.tested, tally.changed, tally.failed)
         if found.changed_on(template, rule):
-            extra["cause"] = VerdictCause.CHANGED.value
-            out[template] = ParamVerdict("non-neutral", *counts, extra=extra)
+            cause = VerdictCause.CHANGED
+            out[template] = ParamVerdict(
+                "non-neutral", *counts, cause=cause, samples=samples, coverage=seen
+            )
         elif (
             tally.tested >= config.min_samples
             and not coverage_gap(seen, config.min_contexts, kinds=("companions",))
             and not companion_gap(seen, required, config.min_share)
         ):
-            extra["cause"] = VerdictCause.NO_CHANGE.value
-            out[template] = ParamVerdict("neutral", *counts, extra=extra)
+            cause = VerdictCause.NO_CHANGE
+            out[template] = ParamVerdict(
+                "neutral", *counts, cause=cause, samples=samples, coverage=seen
+            )
     return out if any(v.neutral for v in out.values()) else {}
 
 
@@ -428,7 +434,7 @@ async def classify_pattern(
     )
     found = dict(zip(names, tested, strict=True))
     forced: dict[str, ParamVerdict] = {}
-    checks: list[dict[str, str]] = []
+    checks: list[Sample] = []
     while True:
         verdicts = await _decide(found, forced, config, compare, picker)
         neutral = [n for n in names if verdicts[n].neutral]
@@ -451,11 +457,7 @@ async def classify_pattern(
     templates: dict[str, TemplateScope] = {}
     for template, scoped in sorted(by_template.items()):
         joint = await scoped_joint_check(picker, verdicts, template, scoped, config, compare)
-        extra: dict[str, Any] = {"joint_checks": joint} if joint else {}
-        templates[template] = TemplateScope(urls_of.get(template, 0), scoped, extra)
-    return PatternEntry(
-        group.count,
-        verdicts,
-        extra={"joint_checks": checks} if checks else {},
-        templates=templates,
-    )
+        templates[template] = TemplateScope(
+            urls_of.get(template, 0), scoped, joint_checks=tuple(joint)
+        )
+    return PatternEntry(group.count, verdicts, templates=templates, joint_checks=tuple(checks))

@@ -48,7 +48,6 @@ import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
-from typing import Any
 
 from learner.config import LearnerConfig
 from learner.judge.classify import Compare
@@ -74,6 +73,7 @@ from learner.plan.sampling import (
     param_values,
 )
 from samepage import DefaultValue, JointDefaults, ParamVerdict, PatternEntry
+from samepage.learned import Coverage, RejectedDefault, RejectedJointDefaults, Sample
 
 __all__ = [
     "candidate_values",
@@ -91,14 +91,14 @@ class _Trial:
 
     value: str
     default: DefaultValue | None
-    why: dict[str, Any]
-    """The evidence and reason of a rejection (empty for a default)."""
+    why: RejectedDefault | None = None
+    """The evidence and reason of a rejection (``None`` for a default)."""
 
     @property
-    def samples(self) -> list[dict[str, Any]]:
+    def samples(self) -> tuple[Sample, ...]:
         """The samples the value was tested on (or rejected by)."""
-        found = self.default.extra if self.default is not None else self.why
-        return list(found.get("samples", ()))
+        found = self.default if self.default is not None else self.why
+        return (found.samples if found is not None else None) or ()
 
 
 def _contexts(group: PatternGroup, name: str, value: str) -> list[tuple[int, Context]]:
@@ -131,15 +131,15 @@ def same_values(group: PatternGroup, name: str, verdict: ParamVerdict) -> list[s
     """Values whose removal showed the same page in the parameter's own test, most first.
 
     >>> urls = ("https://s.example/l?lang=en", "https://s.example/l?lang=fr")
-    >>> samples = [{"url": u, "outcome": o} for u, o in zip(urls, ("same", "changed"))]
+    >>> samples = tuple(Sample(u, "", o) for u, o in zip(urls, ("same", "changed")))
     >>> same_values(PatternGroup("lang", urls, 2), "lang",
-    ...             ParamVerdict("non-neutral", 2, 1, extra={"samples": samples}))
+    ...             ParamVerdict("non-neutral", 2, 1, samples=samples))
     ['en']
     """
     counts: Counter[str] = Counter()
-    for sample in verdict.extra.get("samples", ()):
-        url = sample.get("url")
-        if sample.get("outcome") == "same" and url in group.urls:
+    for sample in verdict.samples or ():
+        url = sample.url
+        if sample.outcome == "same" and url in group.urls:
             values = param_values(group.static_of(url), name)
             if len(values) == 1:
                 counts[values[0]] += 1
@@ -205,7 +205,7 @@ def _cover(spread: Spread, required: Collection[str], most: int) -> Cover:
     return Cover(missing, spread.class_of, most)
 
 
-def _gap(found: Mapping[str, Any], config: LearnerConfig, required: Collection[str]) -> str:
+def _gap(found: Coverage, config: LearnerConfig, required: Collection[str]) -> str:
     """What the samples of a value still lack: contexts, templates or companion values.
 
     The normalizer drops a default from every URL of the pattern, so, as for a neutral
@@ -247,8 +247,7 @@ async def _test_value(
         if proven and not _gap(coverage(tally, spread), config, required):
             break
     found = coverage(tally, spread)
-    evidence: dict[str, Any] = {"samples": tally.samples, "coverage": found}
-    counts = {"tested": tally.tested, "changed": tally.changed, "failed": tally.failed}
+    recorded = tuple(tally.samples)
     reason = ""
     if ANY_CHANGE.changed(tally.changed, tested=tally.tested):
         reason = "the page changed without the parameter"
@@ -259,23 +258,26 @@ async def _test_value(
     else:
         reason = _gap(found, config, required)
     if reason:
-        return _Trial(value, None, {**evidence, **counts, "reason": reason})
-    return _Trial(value, DefaultValue(tally.tested, 0, 0, evidence), {})
+        why = RejectedDefault(
+            reason, recorded, found, tally.tested, tally.changed, tally.failed
+        )
+        return _Trial(value, None, why)
+    return _Trial(value, DefaultValue(tally.tested, 0, 0, samples=recorded, coverage=found))
 
 
 def _changed_values(
     group: PatternGroup, name: str, verdict: ParamVerdict
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, RejectedDefault]:
     """Values whose removal changed the page in the parameter test, with that sample."""
-    out: dict[str, dict[str, Any]] = {}
-    for sample in verdict.extra.get("samples", ()):
-        url = sample.get("url")
-        if sample.get("outcome") != "changed" or url not in group.urls:
+    out: dict[str, RejectedDefault] = {}
+    for sample in verdict.samples or ():
+        url = sample.url
+        if sample.outcome != "changed" or url not in group.urls:
             continue
         values = param_values(group.static_of(url), name)
         if len(values) == 1:
             reason = "the page changed without the parameter, in the parameter's own test"
-            out.setdefault(values[0], {"samples": [sample], "reason": reason})
+            out.setdefault(values[0], RejectedDefault(reason, (sample,)))
     return out
 
 
@@ -285,19 +287,15 @@ def _rendered(entry: PatternEntry) -> set[str]:
     Read from the recorded samples rather than the render cache, so a run resumed from its
     checkpoint, which renders nothing, picks the very same samples.
     """
-    samples = [s for v in entry.params.values() for s in v.extra.get("samples", ())]
-    samples += entry.extra.get("joint_checks", ())
+    samples = [s for v in entry.params.values() for s in v.samples or ()]
+    samples += entry.joint_checks
     return _urls_rendered(samples)
 
 
-def _urls_rendered(samples: Iterable[Mapping[str, Any]]) -> set[str]:
+def _urls_rendered(samples: Iterable[Sample]) -> set[str]:
     """The URLs of ``samples``, but for samples a web archive decided (not rendered)."""
     return {
-        url
-        for s in samples
-        if s.get("from") != "archive"
-        for url in (s.get("url"), s.get("candidate"))
-        if url
+        url for s in samples if not s.from_archive for url in (s.url, s.candidate) if url
     }
 
 
@@ -316,9 +314,9 @@ async def _marks(verdict: ParamVerdict, compare: Compare) -> list[Mapping[str, t
     checkpoint reads the very same marks. Samples a web archive decided rendered nothing.
     """
     found: list[Mapping[str, tuple[str, ...]]] = []
-    for sample in verdict.extra.get("samples", ()):
-        url, candidate = sample.get("url"), sample.get("candidate")
-        if sample.get("from") == "archive" or not url or not candidate:
+    for sample in verdict.samples or ():
+        url, candidate = sample.url, sample.candidate
+        if sample.from_archive or not url or not candidate:
             continue
         marks = (await compare(url, candidate)).evidence.candidate_marks
         if marks:
@@ -422,8 +420,14 @@ async def learn_defaults(
     joint, why = await check_joint_defaults(
         group, params, config, compare, seed=seed, new_renders=new_renders
     )
-    extra = {**entry.extra, "rejected_joint_defaults": why} if why else dict(entry.extra)
-    return PatternEntry(entry.urls, params, extra, joint)
+    return PatternEntry(
+        entry.urls,
+        params,
+        entry.extra,
+        joint,
+        joint_checks=entry.joint_checks,
+        rejected_joint_defaults=why,
+    )
 
 
 def observed_values(group: PatternGroup, name: str) -> list[str]:
@@ -455,7 +459,7 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
     those values, kept for any other. Otherwise a value stayed undecided (its samples
     failed, or too few contexts carry it) and so does the parameter.
     """
-    changed = [t.value for t in trials if t.default is None and _changed(t.why)]
+    changed = [t.value for t in trials if t.why is not None and _changed(t.why)]
     defaults = sorted(verdict.defaults)
     if changed:
         cause = VerdictCause.CHANGED
@@ -471,25 +475,20 @@ def _value_by_value(verdict: ParamVerdict, trials: list[_Trial], values: list[st
             if verdict.reason
             else f"tested value by value, undecided: {', '.join(undecided)}"
         )
-    return replace(verdict, reason=reason, extra={**verdict.extra, "cause": cause.value})
+    return replace(verdict, reason=reason, cause=cause)
 
 
-def _changed(why: Mapping[str, Any]) -> bool:
+def _changed(why: RejectedDefault) -> bool:
     """Whether a rejected value's own samples changed the page (its counts, where tested)."""
-    return ANY_CHANGE.changed(int(why.get("changed", 0)), tested=int(why.get("tested", 0)))
+    return ANY_CHANGE.changed(why.changed or 0, tested=why.tested or 0)
 
 
 def _with_defaults(old: ParamVerdict, trials: list[_Trial]) -> ParamVerdict:
-    rejected = {t.value: t.why for t in trials if t.default is None}
-    extra = {**old.extra, "rejected_defaults": rejected} if rejected else dict(old.extra)
-    return ParamVerdict(
-        old.verdict,
-        old.tested,
-        old.changed,
-        old.failed,
-        reason=old.reason,
-        extra=extra,
+    rejected = {t.value: t.why for t in trials if t.why is not None}
+    return replace(
+        old,
         defaults={t.value: t.default for t in trials if t.default is not None},
+        rejected_defaults=rejected or old.rejected_defaults,
     )
 
 
@@ -511,8 +510,8 @@ async def check_joint_defaults(
     *,
     seed: str,
     new_renders: Callable[[str, str], int] = lambda url, candidate: 0,
-) -> tuple[JointDefaults | None, dict[str, Any]]:
-    """The joint defaults of a pattern, or ``None`` with why not (empty: nothing to check).
+) -> tuple[JointDefaults | None, RejectedJointDefaults | None]:
+    """The joint defaults of a pattern, or ``None`` with why not (``None``: nothing to check).
 
     Args:
         group: the pattern and its URLs.
@@ -524,7 +523,7 @@ async def check_joint_defaults(
     """
     defaults = {name: set(v.defaults) for name, v in params.items() if v.defaults}
     if len(defaults) < 2:
-        return None, {}
+        return None, None
     kept = {name for name, v in params.items() if not v.neutral} - set(defaults)
 
     def reduced(url: str) -> str:
@@ -546,7 +545,9 @@ async def check_joint_defaults(
         _cover(spread, kept, config.samples),
     )
     if not urls:
-        return None, {"names": names, "reason": "no observed URL carries all these defaults"}
+        return None, RejectedJointDefaults(
+            tuple(names), "no observed URL carries all these defaults"
+        )
     tally = Tally()
     for url in urls:
         outcome = await compare(url, reduced(url))
@@ -557,7 +558,7 @@ async def check_joint_defaults(
     changed = ANY_CHANGE.changed(tally.changed, tested=tally.tested)
     if changed or tally.failed:
         why = "the page changed" if changed else "a sample could not be decided"
-        return None, {"names": names, "samples": tally.samples, "reason": why}
+        return None, RejectedJointDefaults(tuple(names), why, tuple(tally.samples))
     if gap := companion_gap(found, kept, config.min_share):
-        return None, {"names": names, "samples": tally.samples, "reason": gap}
-    return JointDefaults(frozenset(names), tally.tested, extra={"samples": tally.samples}), {}
+        return None, RejectedJointDefaults(tuple(names), gap, tuple(tally.samples))
+    return JointDefaults(frozenset(names), tally.tested, samples=tuple(tally.samples)), None

@@ -10,7 +10,7 @@ own samples are.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import replace
 
 from learner.config import LearnerConfig
 from learner.judge.tally import Spread, Tally, companion_gap, coverage, missing_classes
@@ -19,6 +19,7 @@ from learner.model import PairOutcome
 from learner.plan.picks import Picker
 from learner.plan.sampling import PatternGroup, Value, context_of, keep_only
 from samepage import ParamVerdict
+from samepage.learned import Sample
 
 __all__ = ["Compare", "joint_check", "kept", "scoped_joint_check"]
 
@@ -26,15 +27,11 @@ Compare = Callable[[str, str], Awaitable[PairOutcome]]
 
 
 def kept(verdict: ParamVerdict, reason: str, cause: VerdictCause) -> ParamVerdict:
-    """``verdict`` made non-neutral for ``reason``, its counts and samples unchanged."""
-    return ParamVerdict(
-        "non-neutral",
-        verdict.tested,
-        verdict.changed,
-        verdict.failed,
-        reason=reason,
-        extra={**verdict.extra, "cause": cause.value},
-    )
+    """``verdict`` made non-neutral for ``reason``, its counts and samples unchanged.
+
+    Its learned defaults are left out: they rest on the same comparisons.
+    """
+    return replace(verdict, verdict="non-neutral", reason=reason, cause=cause, defaults={})
 
 
 def _mark(
@@ -123,7 +120,7 @@ async def joint_check(
     urls: list[str],
     config: LearnerConfig,
     compare: Compare,
-) -> tuple[dict[str, ParamVerdict], list[dict[str, str]]]:
+) -> tuple[dict[str, ParamVerdict], list[Sample]]:
     """Grow the kept set until the URL reduced to it renders the original page.
 
     On the sample URLs of the first neutral parameter (``urls``, rendered already), then on
@@ -141,7 +138,7 @@ async def joint_check(
     keep = {n for n in names if not verdicts[n].neutral}
     first = next(n for n in names if n not in keep)
     verified = _Verified(group, config)
-    checks: list[dict[str, str]] = []
+    checks: list[Sample] = []
     queue, tried, drawn = list(urls), list(urls), 0
     while queue and not keep.issuperset(names):
         url = queue.pop(0)
@@ -169,14 +166,14 @@ async def _check_url(
     keep: set[str],
     url: str,
     compare: Compare,
-    checks: list[dict[str, Any]],
+    checks: list[Sample],
     verified: _Verified,
 ) -> None:
     """Check one URL reduced to ``keep``, growing ``keep`` until it renders the original."""
     names = group.names
     while not keep.issuperset(names):
         outcome = await compare(url, keep_only(url, keep, names))
-        checks.append({"url": url, "candidate": outcome.candidate, "outcome": outcome.outcome})
+        checks.append(Sample(url, outcome.candidate, outcome.outcome))
         if outcome.outcome == "failed":
             return
         if outcome.outcome == "same":
@@ -186,7 +183,7 @@ async def _check_url(
         restored = None
         for name in missing:
             trial = await compare(url, keep_only(url, keep | {name}, names))
-            checks.append({"url": url, "candidate": trial.candidate, "outcome": trial.outcome})
+            checks.append(Sample(url, trial.candidate, trial.outcome))
             if trial.outcome == "same":
                 restored = name
                 break
@@ -208,7 +205,7 @@ async def scoped_joint_check(
     scoped: dict[str, ParamVerdict],
     config: LearnerConfig,
     compare: Compare,
-) -> list[dict[str, str]]:
+) -> list[Sample]:
     """Check that a template's neutral parameters can be dropped together, on its samples.
 
     On that template the normalizer drops the pattern's neutral parameters and the
@@ -226,14 +223,14 @@ async def scoped_joint_check(
     neutral |= {n for n, v in scoped.items() if v.neutral}
     neutral -= {n for n, v in scoped.items() if not v.neutral}
     scoped_neutral = sorted(n for n, v in scoped.items() if v.neutral)
-    checks: list[dict[str, str]] = []
+    checks: list[Sample] = []
     if len(names) < 2 or not scoped_neutral:
         return checks  # nothing scoped to drop, or the one parameter's own test
     keep = set(names) - neutral
     queue = [
-        str(sample["url"])
-        for sample in scoped[scoped_neutral[0]].extra.get("samples", ())
-        if sample.get("outcome") == "same"
+        sample.url
+        for sample in scoped[scoped_neutral[0]].samples or ()
+        if sample.outcome == "same"
     ]
     verified = _Verified(group, config, template)
     tried, drawn, changed = list(queue), 0, False
@@ -242,7 +239,7 @@ async def scoped_joint_check(
         if len(verified.urls) >= config.joint_samples and not verified.missing(keep):
             break
         outcome = await compare(url, keep_only(url, keep, names))
-        checks.append({"url": url, "candidate": outcome.candidate, "outcome": outcome.outcome})
+        checks.append(Sample(url, outcome.candidate, outcome.outcome))
         if outcome.outcome == "changed":
             changed = True
             break

@@ -17,7 +17,7 @@ has the name, on URLs of that template:
   unless a sample on the template showed that value change the page (the threshold does not
   apply to a default: one change rejects it).
 
-Each verdict's ``extra["patterns"]`` lists the patterns it rests on. A pure function of the
+Each verdict's ``patterns`` lists the patterns it rests on. A pure function of the
 learned entries, so a domain resumed from its checkpoint shares exactly the same evidence.
 """
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from learner.judge.rate import ChangeRule
 from learner.judge.verdicts import VerdictCause, cause_of
@@ -38,6 +37,7 @@ from samepage import (
     PatternEntry,
     TemplateScope,
 )
+from samepage.learned import Sample, SampleOutcome
 
 __all__ = ["shared_evidence"]
 
@@ -59,7 +59,7 @@ class _Evidence:
     defaults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per value learned as a default on the template: its samples there, per pattern."""
 
-    def add(self, pattern: str, outcome: object, values: tuple[str, ...]) -> None:
+    def add(self, pattern: str, outcome: SampleOutcome, values: tuple[str, ...]) -> None:
         for counts in (self.tested, self.changed, self.failed):
             counts.setdefault(pattern, 0)
         if outcome == "failed":
@@ -78,7 +78,7 @@ class _Evidence:
         )
 
     def verdict(self, min_samples: int, rule: ChangeRule) -> ParamVerdict:
-        patterns = sorted(set(self.tested) | self.joint_kept | self.uncovered)
+        patterns = tuple(sorted(set(self.tested) | self.joint_kept | self.uncovered))
         counts = (sum(self.tested.values()), sum(self.changed.values()), sum(self.failed.values()))
         failed_only = sorted(p for p in self.tested if self.failed[p] and not self.tested[p])
         reason = ""
@@ -99,36 +99,35 @@ class _Evidence:
             cause = VerdictCause.FAILED_SAMPLES
             reason = f"only {counts[0]} successful sample(s) on this template; {min_samples} needed"
         else:
-            extra = {"cause": VerdictCause.NO_CHANGE.value, "patterns": patterns}
-            return ParamVerdict("neutral", *counts, extra=extra)
+            cause = VerdictCause.NO_CHANGE
+            return ParamVerdict("neutral", *counts, cause=cause, patterns=patterns)
         defaults = {
-            value: DefaultValue(sum(by.values()), extra={"patterns": sorted(by)})
+            value: DefaultValue(sum(by.values()), patterns=tuple(sorted(by)))
             for value, by in sorted(self.defaults.items())
             if value not in self.changed_values and not self.joint_kept and not self.uncovered
         }
-        extra = {"cause": cause.value, "patterns": patterns}
-        return ParamVerdict("non-neutral", *counts, reason or None, extra, defaults)
+        return ParamVerdict(
+            "non-neutral",
+            *counts,
+            reason or None,
+            defaults=defaults,
+            cause=cause,
+            patterns=patterns,
+        )
 
 
-def _samples(verdict: ParamVerdict) -> Iterable[Mapping[str, Any]]:
+def _samples(verdict: ParamVerdict) -> Iterable[Sample]:
     """The parameter test's samples and those of its rejected default values."""
-    yield from verdict.extra.get("samples", ())
-    rejected = verdict.extra.get("rejected_defaults", {})
-    if isinstance(rejected, Mapping):
-        for trial in rejected.values():
-            if isinstance(trial, Mapping):
-                yield from trial.get("samples", ())
+    yield from verdict.samples or ()
+    for trial in verdict.rejected_defaults.values():
+        yield from trial.samples or ()
 
 
 def _default_templates(default: DefaultValue) -> dict[str, int]:
     """The templates a default's samples succeeded on, with how many there."""
-    found = default.extra.get("coverage", {})
-    templates = found.get("templates", {}) if isinstance(found, Mapping) else {}
-    return {
-        str(t): int(counts.get("tested", 0))
-        for t, counts in templates.items()
-        if isinstance(counts, Mapping) and counts.get("tested")
-    }
+    found = default.coverage
+    templates = (found.templates if found is not None else None) or {}
+    return {t: counts.tested for t, counts in templates.items() if counts.tested}
 
 
 def shared_evidence(
@@ -154,11 +153,11 @@ def shared_evidence(
             uncovered = cause_of(verdict) in _UNCOVERED
             for sample in _samples(verdict):
                 try:
-                    static = normalizer.static_url(str(sample.get("url")))
+                    static = normalizer.static_url(sample.url)
                 except (InvalidURL, ValueError):
                     continue
                 found = evidence.setdefault((template_of(static), name), _Evidence())
-                found.add(key, sample.get("outcome"), param_values(static, name))
+                found.add(key, sample.outcome, param_values(static, name))
                 if joint_kept:
                     found.joint_kept.add(key)
                 if uncovered:
@@ -167,10 +166,11 @@ def shared_evidence(
                 for template, tested in _default_templates(default).items():
                     found = evidence.setdefault((template, name), _Evidence())
                     found.defaults.setdefault(value, {})[key] = tested
-            coverage = verdict.extra.get("coverage", {})
-            for template, counts in dict(coverage.get("templates", {})).items():
+            coverage = verdict.coverage
+            templates = (coverage.templates if coverage is not None else None) or {}
+            for template, counts in templates.items():
                 seen = urls.setdefault(template, {})
-                seen[key] = max(seen.get(key, 0), int(counts.get("urls", 0)))
+                seen[key] = max(seen.get(key, 0), counts.urls or 0)
         for template, scope in entry.templates.items():
             for name, verdict in scope.params.items():
                 if cause_of(verdict) in _JOINT_KEEPS:
@@ -184,7 +184,7 @@ def shared_evidence(
         template: TemplateScope(
             sum(urls.get(template, {}).values()),
             params,
-            {"patterns": sorted({p for v in params.values() for p in v.extra["patterns"]})},
+            patterns=tuple(sorted({p for v in params.values() for p in v.patterns or ()})),
         )
         for template, params in by_template.items()
     }

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from learner.judge.decision import HOPELESS_ORIGINAL
 from learner.model import Cause, PairOutcome
@@ -28,6 +27,8 @@ from learner.plan.sampling import (
     template_urls,
 )
 from samepage import path_template
+from samepage.learned import CompanionCoverage, Coverage, TemplateCounts, ValueClass
+from samepage.learned import Sample as SampleRecord
 
 __all__ = [
     "Spread",
@@ -55,7 +56,7 @@ class Tally:
     hopeless: int = 0
     """Samples so far whose original could not be used, before any success."""
     reasons: list[str] = field(default_factory=list)
-    samples: list[dict[str, Any]] = field(default_factory=list)
+    samples: list[SampleRecord] = field(default_factory=list)
     contexts: list[Context] = field(default_factory=list)
     """The contexts of the successful samples."""
     values: list[Value] = field(default_factory=list)
@@ -81,11 +82,10 @@ class Tally:
             self.changed += outcome.outcome == "changed"
             self.contexts.append(context)
             self.values.append(value)
-        sample = {"url": outcome.original, "candidate": outcome.candidate}
-        sample["outcome"] = outcome.outcome
-        if outcome.cause == Cause.ARCHIVE:
-            sample["from"] = "archive"
-        self.samples.append(sample)
+        archived = outcome.cause == Cause.ARCHIVE
+        self.samples.append(
+            SampleRecord(outcome.original, outcome.candidate, outcome.outcome, archived)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ def covered_share(templates: Mapping[str, int], tested: Sequence[str]) -> float:
     return math.floor(covered / total * 1000) / 1000 if total else 0.0
 
 
-def coverage(tally: Tally, spread: Spread) -> dict[str, Any]:
+def coverage(tally: Tally, spread: Spread) -> Coverage:
     """The contexts the successful samples covered, against those the pattern offers.
 
     ``share`` is the share of the pattern's URLs whose template has a successful sample;
@@ -159,23 +159,25 @@ def coverage(tally: Tally, spread: Spread) -> dict[str, Any]:
     """
     paths = sorted({path for path, _ in tally.contexts})
     tested = [t for t, counts in tally.templates.items() if counts["tested"]]
-    return {
-        "paths": paths[:5],
-        "paths_tested": len(paths),
-        "paths_seen": spread.paths,
-        "companions_tested": len({c for _, c in tally.contexts}),
-        "companions_seen": spread.companions,
-        "share": covered_share(spread.templates, tested),
-        "templates_seen": len(spread.templates),
-        "templates": {
-            t: {"urls": spread.templates.get(t, 0), **counts}
+    return Coverage(
+        paths=tuple(paths[:5]),
+        paths_tested=len(paths),
+        paths_seen=spread.paths,
+        companions_tested=len({c for _, c in tally.contexts}),
+        companions_seen=spread.companions,
+        share=covered_share(spread.templates, tested),
+        templates_seen=len(spread.templates),
+        templates={
+            t: TemplateCounts(
+                spread.templates.get(t, 0), counts["tested"], counts["changed"], counts["failed"]
+            )
             for t, counts in sorted(tally.templates.items())
         },
-        "values": {
+        values={
             name: _companion_coverage(companion, _samples(tally, name), spread)
             for name, companion in sorted(spread.others.items())
         },
-    }
+    )
 
 
 def _samples(tally: Tally, companion: str) -> list[Sample]:
@@ -192,7 +194,7 @@ def _pairs(contexts: Sequence[Context], values: Sequence[Value], companion: str)
 
 def _companion_coverage(
     companion: Companion, samples: Sequence[Sample], spread: Spread
-) -> dict[str, Any]:
+) -> CompanionCoverage:
     """How the successful samples covered one companion's values (see :func:`coverage`)."""
     covered = companion.covered(samples, spread.min_share, spread.each)
     tested: dict[Value, int] = {}
@@ -200,52 +202,46 @@ def _companion_coverage(
         key = companion.class_of(value, spread.min_share)
         tested[key] = tested.get(key, 0) + 1
     classes = companion.classes(spread.min_share)
-    return {
-        "share": companion.share(covered, spread.min_share),
-        "urls": companion.total,
-        "numeric": companion.numeric,
-        "classes_seen": len(classes),
-        "classes": [
-            {
-                "value": _shown(key),
-                "urls": urls,
-                "samples": tested.get(key, 0),
-                "covered": key in covered,
-            }
+    return CompanionCoverage(
+        share=companion.share(covered, spread.min_share),
+        urls=companion.total,
+        numeric=companion.numeric,
+        classes_seen=len(classes),
+        classes=tuple(
+            ValueClass(_shown(key), urls, tested.get(key, 0), key in covered)
             for key, urls in list(classes.items())[:MAX_CLASSES_SHOWN]
-        ],
-    }
+        ),
+    )
 
 
-def _shown(value: Value) -> str | list[str] | None:
-    """A class of values as JSON: the value, a list of repeated values, ``None`` for the pool."""
+def _shown(value: Value) -> str | tuple[str, ...] | None:
+    """A class of values as recorded: the value, repeated values, ``None`` for the pool."""
     if value == RARE:
         return None
-    return value[0] if len(value) == 1 else list(value)
+    return value[0] if len(value) == 1 else value
 
 
-def companion_gap(coverage: Mapping[str, Any], required: Iterable[str], min_share: float) -> str:
+def companion_gap(coverage: Coverage, required: Iterable[str], min_share: float) -> str:
     """Why the successful samples did not cover the values of the ``required`` companions.
 
     A kept companion's classes of values must hold ``min_share`` of the URLs; a numeric
     one's every value must have a successful sample.
     """
-    found = coverage.get("values", {})
+    found = coverage.values or {}
     for name in sorted(required):
         seen = found.get(name)
-        if not isinstance(seen, Mapping):
+        if seen is None:
             continue
-        share = float(seen.get("share", 0.0))
+        share = float(seen.share or 0.0)
         if share < min_share:
             return (
                 f"successful samples covered values of {name} holding {share:.1%} of the "
                 f"pattern's URLs; {min_share:.0%} needed"
             )
-        listed = seen.get("classes", ())
-        covered = sum(bool(c.get("covered")) for c in listed)
-        if seen.get("numeric") and covered < seen.get("classes_seen", 0):
+        covered = seen.covered_classes
+        if seen.numeric and covered < (seen.classes_seen or 0):
             return (
-                f"successful samples covered {covered} of the {seen['classes_seen']} values "
+                f"successful samples covered {covered} of the {seen.classes_seen} values "
                 f"of {name}, a count whose every value must be seen"
             )
     return ""
@@ -287,9 +283,9 @@ def held_values(tally: Tally, spread: Spread) -> dict[str, dict[Value, set[Value
     return found
 
 
-def share_gap(coverage: Mapping[str, Any], min_share: float) -> str:
+def share_gap(coverage: Coverage, min_share: float) -> str:
     """Why the successful samples did not reach ``min_share`` of the pattern's URLs, if so."""
-    share = float(coverage.get("share", 0.0))
+    share = float(coverage.share or 0.0)
     if share >= min_share:
         return ""
     return (
@@ -299,19 +295,21 @@ def share_gap(coverage: Mapping[str, Any], min_share: float) -> str:
 
 
 def coverage_gap(
-    coverage: Mapping[str, Any], least: int, kinds: Sequence[str] = ("paths", "companions")
+    coverage: Coverage, least: int, kinds: Sequence[str] = ("paths", "companions")
 ) -> str:
     """Why the successful samples did not cover enough of the pattern's contexts, if so.
 
     ``kinds`` names what is checked: ``paths`` and ``companions`` (the values of the other
     parameters).
     """
+    counts = {
+        "paths": (coverage.paths_tested or 0, coverage.paths_seen or 0),
+        "companions": (coverage.companions_tested or 0, coverage.companions_seen or 0),
+    }
     described = {"paths": "paths", "companions": "values of the other parameters"}
-    for kind, what in ((k, described[k]) for k in kinds):
-        need = min(least, coverage[f"{kind}_seen"])
-        if coverage[f"{kind}_tested"] < need:
-            return (
-                f"successful samples covered {coverage[f'{kind}_tested']} of "
-                f"{coverage[f'{kind}_seen']} {what}; {need} needed"
-            )
+    for kind in kinds:
+        tested, seen = counts[kind]
+        need = min(least, seen)
+        if tested < need:
+            return f"successful samples covered {tested} of {seen} {described[kind]}; {need} needed"
     return ""

@@ -7,6 +7,9 @@ for one domain, how many studied parameters were decided and what kept the rest,
 the sample failures behind each cause; :func:`warnings` turns a cause that keeps more than
 a quarter of a domain's parameters into a line a run prints. A learner that keeps
 everything looks safe and does nothing: this is what makes that loud.
+
+The causes are :class:`samepage.learned.VerdictCause` (re-exported here): the learned file
+owns its vocabulary, and its validator refuses a cause it does not name.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from learner.model import PairOutcome
 from samepage import ParamVerdict, PatternEntry
+from samepage.learned import VerdictCause
 
 __all__ = [
     "WARN_SHARE",
@@ -33,61 +36,6 @@ WARN_SHARE = 0.25
 """A cause that keeps more than this share of a domain's studied parameters is warned of."""
 
 
-class VerdictCause(StrEnum):
-    """Why a parameter's verdict is what it is."""
-
-    CHANGED = "changed"
-    """Samples showed a change: kept on evidence."""
-    NO_CHANGE = "no-change"
-    """Enough samples, over enough contexts, showed no change: neutral."""
-    ORIGINALS_UNUSABLE = "originals-unusable"
-    """The first originals could not be used (failed, not settled, not 2xx): given up."""
-    FAILED_SAMPLES = "failed-samples"
-    """Too few samples succeeded to reach ``min_samples``."""
-    FEW_VALUES = "few-values"
-    """The log holds fewer distinct values than ``min_samples`` needs, and testing them one
-    by one (as default values) left one undecided: its samples failed."""
-    VALUES = "values"
-    """The log holds fewer distinct values than ``min_samples`` needs, and each was shown,
-    value by value, to be a default: dropped for those values only."""
-    COVERAGE = "coverage"
-    """Successful samples did not cover enough companion values, or were on path templates
-    holding less than ``min_share`` of the pattern's URLs."""
-    COMPANIONS = "companions"
-    """Successful samples did not cover the values of a kept companion parameter holding
-    ``min_share`` of the pattern's URLs (or every value of a count, such as a page size)."""
-    JOINT_CHECK = "joint-check"
-    """Neutral alone, but dropping it with the pattern's other neutral parameters changed
-    the page: kept on evidence."""
-    JOINT_UNRENDERED = "joint-unrendered"
-    """Neutral alone, but the check of dropping it with the others could not be rendered."""
-    SITE_GIVEN_UP = "site-given-up"
-    """The site was given up before this pattern was studied."""
-    BUDGET = "budget"
-    """The domain's render budget ran out while the pattern was studied: its samples were
-    cut, and nothing of them is published."""
-    ONE_PAGE = "one-page"
-    """Every page of the site showed the same text (a block or consent page?)."""
-    UNRECORDED = "unrecorded"
-    """The verdict was written without a cause (by hand, or by an older learner): not
-    counted as decided."""
-
-    @property
-    def decided(self) -> bool:
-        """Whether a verdict with this cause rests on evidence rather than its absence."""
-        return self in (
-            VerdictCause.CHANGED,
-            VerdictCause.NO_CHANGE,
-            VerdictCause.JOINT_CHECK,
-            VerdictCause.VALUES,
-        )
-
-    @property
-    def gave_up(self) -> bool:
-        """Whether the parameter was given up before anything could be learned of it."""
-        return self in (VerdictCause.ORIGINALS_UNUSABLE, VerdictCause.SITE_GIVEN_UP)
-
-
 def cause_of(verdict: ParamVerdict) -> VerdictCause:
     """The cause recorded with ``verdict`` (``cause`` in the learned file).
 
@@ -95,15 +43,12 @@ def cause_of(verdict: ParamVerdict) -> VerdictCause:
     by an older learner) reads as :attr:`VerdictCause.UNRECORDED`, never as a cause guessed
     from its counts.
 
-    >>> cause_of(ParamVerdict("non-neutral", 3, 2, 0, extra={"cause": "changed"})).value
+    >>> cause_of(ParamVerdict("non-neutral", 3, 2, 0, cause=VerdictCause.CHANGED)).value
     'changed'
     >>> cause_of(ParamVerdict("neutral", 4, 0, 0)).value
     'unrecorded'
     """
-    recorded = verdict.extra.get("cause")
-    if isinstance(recorded, str) and recorded in VerdictCause.__members__.values():
-        return VerdictCause(recorded)
-    return VerdictCause.UNRECORDED
+    return verdict.cause or VerdictCause.UNRECORDED
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,10 +147,8 @@ def account(
             if cause == VerdictCause.COMPANIONS:
                 uncovered[f"{key} {name}"] = verdict.reason or ""
             said = failures.setdefault(cause.value, Counter())
-            for sample in verdict.extra.get("samples", ()):
-                if not isinstance(sample, dict):
-                    continue
-                outcome = failed.get((str(sample.get("url")), str(sample.get("candidate"))))
+            for sample in verdict.samples or ():
+                outcome = failed.get((sample.url, sample.candidate))
                 if outcome is not None:
                     said[_failure(outcome)] += 1
     return Account(

@@ -23,7 +23,14 @@ from learner.report.listed import listed_section
 from learner.report.page import badge, code, escape, number, page, row, table
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope, write_text_atomic
-from samepage.learned import pattern_conflicts
+from samepage.learned import (
+    CompanionCoverage,
+    Coverage,
+    DefaultValue,
+    RejectedDefault,
+    Sample,
+    pattern_conflicts,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -50,9 +57,10 @@ def verdict_class(verdict: ParamVerdict) -> str:
 
     >>> verdict_class(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample"))
     'undecided'
-    >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0, extra={"cause": "changed"}))
+    >>> from samepage.learned import VerdictCause
+    >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0, cause=VerdictCause.CHANGED))
     'non-neutral'
-    >>> joint = ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "joint-check"})
+    >>> joint = ParamVerdict("non-neutral", 4, 0, 0, cause=VerdictCause.JOINT_CHECK)
     >>> verdict_class(joint)
     'non-neutral'
     """
@@ -112,12 +120,10 @@ def _archived(url: str, candidate: str, archived: Mapping[str, Any]) -> str:
     return note + table("Archive captures", heads, rows)
 
 
-def _sample(
-    run: RunFolder, images: ReportImages, number: int, sample: Mapping[str, Any], without: str
-) -> str:
-    url, candidate = str(sample.get("url", "")), str(sample.get("candidate", ""))
+def _sample(run: RunFolder, images: ReportImages, number: int, sample: Sample, without: str) -> str:
+    url, candidate = sample.url, sample.candidate
     pair = run.pairs.get((url, candidate))
-    outcome = str(sample.get("outcome", "unknown")) if pair is None else pair.outcome
+    outcome = sample.outcome if pair is None else pair.outcome
     evidence = SampleEvidence() if pair is None else pair.evidence
     reason = "no comparison in the checkpoint" if pair is None else pair.reason
     label = "error" if outcome == "failed" else "why"
@@ -145,14 +151,14 @@ def _param(
     run: RunFolder, images: ReportImages, anchor: str, name: str, verdict: ParamVerdict
 ) -> str:
     kind = verdict_class(verdict)
-    samples = _samples(run, images, verdict.extra.get("samples"), f"without {name}")
+    samples = _samples(run, images, verdict.samples, f"without {name}")
     parts = [
         f'<article class="param" id="{anchor}" data-verdict="{kind}">',
         f"<h4>{code(name)} {badge(kind)}</h4>",
         f"<p>tested {verdict.tested}, changed {verdict.changed}, failed {verdict.failed}</p>",
     ]
     parts.append(_reason(verdict.reason))
-    parts.append(_coverage(verdict.extra.get("coverage")))
+    parts.append(_coverage(verdict.coverage))
     parts += samples
     if not samples:
         parts.append("<p>No samples recorded.</p>")
@@ -164,23 +170,24 @@ def _default_values(
     run: RunFolder, images: ReportImages, name: str, verdict: ParamVerdict
 ) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
-    tested: list[tuple[str, str, Mapping[str, Any]]] = [
-        (value, "default", found.to_json()) for value, found in sorted(verdict.defaults.items())
+    tested: list[tuple[str, str, DefaultValue | RejectedDefault]] = [
+        (value, "default", found) for value, found in sorted(verdict.defaults.items())
     ]
-    rejected = _dict(verdict.extra.get("rejected_defaults"))
-    tested += [(value, "kept", _dict(why)) for value, why in sorted(rejected.items())]
+    rejected = verdict.rejected_defaults
+    tested += [(value, "kept", why) for value, why in sorted(rejected.items())]
     parts = []
     for value, kind, found in tested:
         pair = code(f"{name}={value}")
         parts.append(f'<div class="default"><h5>{pair} {badge(kind)}</h5>')
-        if "tested" in found:
+        if found.tested is not None:
             parts.append(
-                f"<p>tested {escape(found.get('tested'))}, changed {escape(found.get('changed'))}, "
-                f"failed {escape(found.get('failed'))}</p>"
+                f"<p>tested {escape(found.tested)}, changed {escape(found.changed)}, "
+                f"failed {escape(found.failed)}</p>"
             )
-        parts.append(_reason(found.get("reason")))
-        parts.append(_coverage(found.get("coverage")))
-        parts += _samples(run, images, found.get("samples"), f"as normalised, without {name}")
+        if isinstance(found, RejectedDefault):
+            parts.append(_reason(found.reason))
+        parts.append(_coverage(found.coverage))
+        parts += _samples(run, images, found.samples, f"as normalised, without {name}")
         parts.append("</div>")
     return "".join(parts)
 
@@ -190,53 +197,51 @@ def _reason(reason: object) -> str:
     return f'<p class="reason"><strong>reason:</strong> {escape(reason)}</p>' if reason else ""
 
 
-def _samples(run: RunFolder, images: ReportImages, found: object, without: str) -> list[str]:
+def _samples(
+    run: RunFolder, images: ReportImages, found: tuple[Sample, ...] | None, without: str
+) -> list[str]:
     """Each recorded sample, in order, as :func:`_sample` shows it."""
-    listed = [s for s in found if isinstance(s, dict)] if isinstance(found, list) else []
-    return [_sample(run, images, i, s, without) for i, s in enumerate(listed, 1)]
+    return [_sample(run, images, i, s, without) for i, s in enumerate(found or (), 1)]
 
 
-def _coverage(found: object) -> str:
+def _coverage(found: Coverage | None) -> str:
     """Which share of the URLs, paths and companion values the successful samples covered."""
-    if not isinstance(found, dict):
+    if found is None:
         return ""
-    paths = found.get("paths")
-    listed = ", ".join(code(p) for p in paths) if isinstance(paths, list) and paths else "none"
-    share = _percent(found.get("share"))
+    paths = found.paths
+    listed = ", ".join(code(p) for p in paths) if paths else "none"
+    share = _percent(found.share)
     covered = f"templates holding {share} of the URLs, " if share else ""
-    templates = _dict(found.get("templates"))
     listed_templates = ", ".join(
-        f"{code(t)} ({escape(_dict(c).get('tested'))} of {escape(_dict(c).get('urls'))} URLs "
-        f"tested, {escape(_dict(c).get('failed'))} failed)"
-        for t, c in sorted(templates.items())
+        f"{code(t)} ({escape(c.tested)} of {escape(c.urls)} URLs tested, "
+        f"{escape(c.failed)} failed)"
+        for t, c in sorted((found.templates or {}).items())
     )
     per_template = f"; per template: {listed_templates}" if listed_templates else ""
     return (
-        f'<p class="coverage">samples covered {covered}{escape(found.get("paths_tested"))} of '
-        f"{escape(found.get('paths_seen'))} paths ({listed}) and "
-        f"{escape(found.get('companions_tested'))} of {escape(found.get('companions_seen'))} "
+        f'<p class="coverage">samples covered {covered}{escape(found.paths_tested)} of '
+        f"{escape(found.paths_seen)} paths ({listed}) and "
+        f"{escape(found.companions_tested)} of {escape(found.companions_seen)} "
         f"combinations of the other parameters' values{per_template}</p>"
-        + _companion_values(found.get("values"))
+        + _companion_values(found.values or {})
     )
 
 
-def _companion_values(found: object) -> str:
+def _companion_values(found: Mapping[str, CompanionCoverage]) -> str:
     """How the samples covered each other parameter's values: share, and URLs per class."""
     rows = []
-    for name, seen in sorted(_dict(found).items()):
-        seen = _dict(seen)
-        share = _percent(seen.get("share"))
+    for name, seen in sorted(found.items()):
+        share = _percent(seen.share)
         if not share:
             continue
-        listed = seen.get("classes")
         classes = ", ".join(
-            f"{'rare values' if c.get('value') is None else code(_spelled(c.get('value')))}"
-            f" ({escape(c.get('urls'))} URLs, {escape(c.get('samples'))} samples"
-            f"{'' if c.get('covered') else ', not covered'})"
-            for c in (_dict(c) for c in (listed if isinstance(listed, list) else []))
+            f"{'rare values' if c.value is None else code(_spelled(c.value))}"
+            f" ({escape(c.urls)} URLs, {escape(c.samples)} samples"
+            f"{'' if c.covered else ', not covered'})"
+            for c in seen.classes or ()
         )
         rows.append(
-            f"<li>{code(name)}: values holding {share} of {escape(seen.get('urls'))} URLs "
+            f"<li>{code(name)}: values holding {share} of {escape(seen.urls)} URLs "
             f"covered; {classes}</li>"
         )
     if not rows:
@@ -255,9 +260,9 @@ def _percent(share: object) -> str:
     return f"{share:.1%}"
 
 
-def _spelled(value: object) -> str:
-    """A class's value as JSON holds it: one value, or a list of repeated ones."""
-    return "&".join(str(v) for v in value) if isinstance(value, list) else str(value)
+def _spelled(value: str | tuple[str, ...]) -> str:
+    """A class's value: one value, or repeated ones."""
+    return "&".join(value) if isinstance(value, tuple) else value
 
 
 def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:
@@ -266,8 +271,7 @@ def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:
     for template, scope in sorted(scopes.items()):
         for name, v in sorted(scope.params.items()):
             defaults = ", ".join(code(f"{name}={value}") for value in sorted(v.defaults))
-            patterns = v.extra.get("patterns")
-            rests = ", ".join(code(p) for p in patterns) if isinstance(patterns, list) else ""
+            rests = ", ".join(code(p) for p in v.patterns or ())
             cells = [code(name), badge(verdict_class(v)), str(v.tested), str(v.changed)]
             cells += [str(v.failed), escape(v.reason or ""), defaults, rests]
             # No data-verdict: the filter and its count are of the patterns' parameters.
@@ -278,17 +282,15 @@ def _scopes(caption: str, scopes: Mapping[str, TemplateScope]) -> str:
     return table(caption, [*heads, "defaults", "patterns"], rows)
 
 
-def _joint(run: RunFolder, checks: object) -> str:
-    if not isinstance(checks, list) or not checks:
+def _joint(run: RunFolder, checks: tuple[Sample, ...]) -> str:
+    if not checks:
         return ""
     rows = []
-    for check in (c for c in checks if isinstance(c, dict)):
-        url, candidate = str(check.get("url", "")), str(check.get("candidate", ""))
+    for check in checks:
+        url, candidate = check.url, check.candidate
         pair = run.pairs.get((url, candidate))
         why = "" if pair is None else pair.reason
-        rows.append(
-            row(code(candidate), [code(url), badge(str(check.get("outcome"))), escape(why)])
-        )
+        rows.append(row(code(candidate), [code(url), badge(check.outcome), escape(why)]))
     caption = "Joint checks: the sample URL reduced to the parameters kept"
     return table(caption, ["reduced URL", "sample URL", "outcome", "why"], rows)
 
@@ -338,7 +340,7 @@ def _pattern(
             found.templates,
         ),
         _conflicts([c for c in conflicts if c.pattern == key]),
-        _joint(run, found.extra.get("joint_checks")),
+        _joint(run, found.joint_checks),
         _joint_defaults(run, images, found),
         *(_param(run, images, f"{anchor}-{i}", n, v) for i, (n, v) in enumerate(ordered)),
     ]
@@ -347,19 +349,21 @@ def _pattern(
 
 def _joint_defaults(run: RunFolder, images: ReportImages, found: PatternEntry) -> str:
     """The joint check of the pattern's defaults, if it had two or more, with its samples."""
-    check: Mapping[str, Any]
-    if found.joint_defaults is not None:
-        check, kind = found.joint_defaults.to_json(), "together"
+    joint, rejected = found.joint_defaults, found.rejected_joint_defaults
+    if joint is not None:
+        names, kind, reason, samples = sorted(joint.names), "together", None, joint.samples
+    elif rejected is not None:
+        names, kind = list(rejected.names), "apart"
+        reason, samples = rejected.reason, rejected.samples
     else:
-        check, kind = _dict(found.extra.get("rejected_joint_defaults")), "apart"
-    names = check.get("names")
-    if not isinstance(names, list) or not names:
         return ""
-    title = " ".join(f"{code(str(n))}" for n in names)
+    if not names:
+        return ""
+    title = " ".join(f"{code(n)}" for n in names)
     parts = [f'<div class="default"><h4>Defaults of {title} dropped together {badge(kind)}</h4>']
-    parts.append(_reason(check.get("reason")))
+    parts.append(_reason(reason))
     without = "as normalised, without these defaults"
-    parts += _samples(run, images, check.get("samples"), without)
+    parts += _samples(run, images, samples, without)
     return "".join(parts) + "</div>"
 
 
@@ -378,13 +382,14 @@ def _overview(run: RunFolder, keys: list[str]) -> str:
         entry, own = run.learned.domains.get(key), _dict(stats.get(key))
         patterns = entry.patterns.values() if entry else []
         kinds = [verdict_class(v) for p in patterns for v in p.params.values()]
-        extra = entry.extra if entry else {}
+        renders = entry.renders if entry else None
+        urls = entry.urls if entry else None
         cells = [len(patterns), *(kinds.count(k) for k in _ORDER)]
         cells += [
-            extra.get("renders", own.get("renders", "n/a")),
+            own.get("renders", "n/a") if renders is None else renders,
             own.get("render_failures", "n/a"),
         ]
-        cells.append(extra.get("urls", own.get("urls", "n/a")))
+        cells.append(own.get("urls", "n/a") if urls is None else urls)
         note = f'<br><span class="reason">{escape(own["error"])}</span>' if own.get("error") else ""
         decided = _decided(own.get("decided"))
         covered = _covered(own.get("coverage"))

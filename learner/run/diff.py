@@ -229,11 +229,8 @@ def _refused(learned: LearnedSet) -> set[tuple[str, str, str]]:
     """The aliases each domain's study refused, as its entry records them."""
     out = set()
     for domain, entry in learned.domains.items():
-        found = entry.extra.get("aliases_refused")
-        for c in found if isinstance(found, list) else ():
-            if isinstance(c, dict):
-                rule = f"{c.get('from')} -> {c.get('to')}"
-                out.add((domain, rule, f"{c.get('finding')}: {c.get('reason')}"))
+        for c in entry.aliases_refused:
+            out.add((domain, f"{c.from_} -> {c.to}", f"{c.finding}: {c.reason}"))
     return out
 
 

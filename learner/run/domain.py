@@ -266,16 +266,17 @@ async def learn_domain(
     run.progress.update(force=True)
     if not patterns:
         return None
-    extra: dict[str, Any] = {"renders": stats.renders, "urls": stats.urls}
-    refused = [v.to_json() for v in stats.aliases.verdicts if v.finding is not AliasFinding.LEARNED]
-    if refused:
-        extra["aliases_refused"] = refused
+    refused = tuple(
+        v.refused() for v in stats.aliases.verdicts if v.finding is not AliasFinding.LEARNED
+    )
     return DomainEntry(
         patterns,
-        extra=extra,
         shared=shared,
         keep_listed=keep,
         aliases=rules,
+        renders=stats.renders,
+        urls=stats.urls,
+        aliases_refused=refused,
     )
 
 
@@ -428,9 +429,8 @@ class _ListedStudy:
 def _untested(
     group: PatternGroup, reason: str, cause: VerdictCause = VerdictCause.SITE_GIVEN_UP
 ) -> PatternEntry:
-    extra = {"cause": cause.value}
     params = {
-        name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason, extra=extra)
+        name: ParamVerdict("non-neutral", 0, 0, 0, reason=reason, cause=cause)
         for name in group.names
     }
     return PatternEntry(group.count, params)
@@ -443,4 +443,10 @@ def _keep_all(entry: PatternEntry, reason: str) -> PatternEntry:
         name: kept(v, reason, VerdictCause.ONE_PAGE) if v.neutral or v.defaults else v
         for name, v in entry.params.items()
     }
-    return PatternEntry(entry.urls, params, entry.extra)
+    return PatternEntry(
+        entry.urls,
+        params,
+        entry.extra,
+        joint_checks=entry.joint_checks,
+        rejected_joint_defaults=entry.rejected_joint_defaults,
+    )

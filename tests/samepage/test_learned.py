@@ -23,7 +23,7 @@ from samepage import (
     dump_learned,
     load_learned,
 )
-from samepage.learned import changed_too_often
+from samepage.learned import Sample, changed_too_often
 
 
 def _verdict_json(verdict: str, tested: int = 5, changed: int = 0, **extra: Any) -> dict[str, Any]:
@@ -368,10 +368,13 @@ def _default_doc(defaults: Any, verdict: str = "non-neutral") -> dict[str, Any]:
 
 
 def test_defaults_round_trip_and_old_files_have_none(tmp_path: Path) -> None:
-    doc = _default_doc({"1": {"tested": 3, "changed": 0, "failed": 0, "samples": ["x"]}})
+    sample = {"url": "https://s.example/?page=1&q=a", "candidate": "https://s.example/?q=a"}
+    sample["outcome"] = "same"
+    doc = _default_doc({"1": {"tested": 3, "changed": 0, "failed": 0, "samples": [sample]}})
     learned = load_learned(doc)
     page = learned.domains["s.example"].patterns["page&q"].params["page"]
-    assert page.defaults["1"].tested == 3 and page.defaults["1"].extra == {"samples": ["x"]}
+    assert page.defaults["1"].tested == 3
+    assert page.defaults["1"].samples == (Sample(sample["url"], sample["candidate"], "same"),)
     path = tmp_path / "learned.json"
     dump_learned(learned, path)
     again = load_learned(path).domains["s.example"].patterns["page&q"].params["page"]
@@ -493,7 +496,7 @@ def test_defaults_proven_together_are_dropped_together(tmp_path: Path) -> None:
     pattern = learned.domains["s.example"].patterns["page&q&sort"]
     assert pattern.joint_defaults is not None
     assert pattern.joint_defaults.names == {"page", "sort"}
-    assert pattern.joint_defaults.extra == {"samples": []}
+    assert pattern.joint_defaults.samples == ()
     dump_learned(learned, tmp_path / "learned.json")
     assert load_learned(tmp_path / "learned.json").domains == learned.domains
     norm = MIQPSNormalizer(learned=learned)

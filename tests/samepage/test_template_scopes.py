@@ -393,9 +393,7 @@ def test_scopes_round_trip_exactly(tmp_path: Path) -> None:
     entry = learned.domains[HOST]
     assert entry.patterns["sort"].templates["/t/items/{id}"].params["sort"].neutral
     assert entry.shared["/t/items/{id}"].params["view"].defaults.keys() == {"grid"}
-    assert entry.shared["/t/items/{id}"].params["sort"].extra == {
-        "patterns": ["color&sort", "sort"]
-    }
+    assert entry.shared["/t/items/{id}"].params["sort"].patterns == ("color&sort", "sort")
     path = dump_learned(learned, tmp_path / "learned.json")
     again = load_learned(path)
     assert again.domains == learned.domains

@@ -342,10 +342,11 @@ def test_load_archive_reads_indexes_and_warcs_and_skips_malformed_records(
 def test_samples_from_the_archive_do_not_count_as_rendered_urls() -> None:
     from learner.judge.defaults import _rendered
     from samepage import ParamVerdict, PatternEntry
+    from samepage.learned import Sample
 
-    rendered = {"url": "https://s.example/p?id=1&ref=a", "candidate": "https://s.example/p?ref=a"}
-    archived = {"url": ORIGINAL, "candidate": CANDIDATE, "from": "archive"}
-    samples = {"samples": [rendered, archived]}
-    entry = PatternEntry(2, {"ref": ParamVerdict("neutral", 2, 0, 0, extra=samples)})
+    rendered = Sample("https://s.example/p?id=1&ref=a", "https://s.example/p?ref=a", "same")
+    archived = Sample(ORIGINAL, CANDIDATE, "same", from_archive=True)
+    samples = (rendered, archived)
+    entry = PatternEntry(2, {"ref": ParamVerdict("neutral", 2, 0, 0, samples=samples)})
     # Default values prefer sample URLs already rendered; an archive sample rendered nothing.
-    assert _rendered(entry) == {rendered["url"], rendered["candidate"]}
+    assert _rendered(entry) == {rendered.url, rendered.candidate}

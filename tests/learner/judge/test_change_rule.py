@@ -26,7 +26,7 @@ from samepage import (
     PatternEntry,
     load_learned,
 )
-from samepage.learned import dumps_learned
+from samepage.learned import Sample, SampleOutcome, dumps_learned
 from tests.site.pure_sites import Site, changes_for, comparer, pattern_group
 
 TABLE = "/data/products"
@@ -126,12 +126,12 @@ def _item(n: int) -> str:
 
 def _samples(changed: int, tested: int, first: int = 0) -> ParamVerdict:
     """A kept verdict whose ``tested`` samples on items hold ``changed`` changes."""
-    outcomes = ["changed"] * changed + ["same"] * (tested - changed)
-    samples = [
-        {"url": _item(first + n), "candidate": _item(first + n), "outcome": outcome}
-        for n, outcome in enumerate(outcomes)
-    ]
-    return ParamVerdict("non-neutral", tested, changed, 0, extra={"samples": samples})
+    changes: list[SampleOutcome] = ["changed"] * changed
+    outcomes = changes + ["same"] * (tested - changed)
+    samples = tuple(
+        Sample(_item(first + n), _item(first + n), outcome) for n, outcome in enumerate(outcomes)
+    )
+    return ParamVerdict("non-neutral", tested, changed, 0, samples=samples)
 
 
 def test_shared_evidence_counts_changes_with_the_rule() -> None:
@@ -162,7 +162,7 @@ def test_shared_evidence_counts_changes_with_the_rule() -> None:
 async def test_one_change_rejects_a_default_whatever_the_threshold() -> None:
     urls = [f"https://s.example/{p}/{n}?sort={v}" for p in "ab" for n in range(6) for v in "xy"]
     group = PatternGroup("sort", tuple(urls), len(urls))
-    verdict = ParamVerdict("non-neutral", 1, 1, 0, extra={"samples": []})
+    verdict = ParamVerdict("non-neutral", 1, 1, 0, samples=())
     entry = PatternEntry(group.count, {"sort": verdict})
     seen: list[str] = []
 
@@ -176,9 +176,9 @@ async def test_one_change_rejects_a_default_whatever_the_threshold() -> None:
     learned = await learn_defaults(group, entry, config, second_x_changes, seed="s")
     sort = learned.params["sort"]
     assert set(sort.defaults) == {"y"}
-    rejected = sort.extra["rejected_defaults"]["x"]
-    assert (rejected["tested"], rejected["changed"]) == (2, 1)
-    assert rejected["reason"] == "the page changed without the parameter"
+    rejected = sort.rejected_defaults["x"]
+    assert (rejected.tested, rejected.changed) == (2, 1)
+    assert rejected.reason == "the page changed without the parameter"
     # Two defaults dropped together: one change among the joint samples keeps them apart.
     both = tuple(f"https://s.example/l/{n}?page=1&sort=new" for n in range(3))
     pair = PatternGroup("page&sort", both, 3)
@@ -190,4 +190,4 @@ async def test_one_change_rejects_a_default_whatever_the_threshold() -> None:
     joint, why = await check_joint_defaults(
         pair, params, joint_config, changes_for(set(both)), seed="s"
     )
-    assert joint is None and why["reason"] == "the page changed"
+    assert joint is None and why is not None and why.reason == "the page changed"

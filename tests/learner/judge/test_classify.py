@@ -33,7 +33,7 @@ async def test_content_parameter_stops_at_the_first_change_and_neutral_uses_all_
     # 1 test of id, 5 of sid, then two joint checks (the URL reduced to id renders the
     # original), pairs already compared: the run's checkpoint answers those for free.
     assert len(calls) == 8 and len(set(calls)) == 6
-    assert entry.extra["joint_checks"][0]["outcome"] == "same"
+    assert entry.joint_checks[0].outcome == "same"
 
 
 async def test_samples_use_distinct_values_and_the_seed_decides_which() -> None:

@@ -73,17 +73,18 @@ async def test_a_joint_change_keeps_defaults_apart() -> None:
     config = LearnerConfig(joint_samples=2)
     joint, why = await check_joint_defaults(group, params, config, changes_for(set()), seed="s")
     assert joint is not None and joint.names == {"page", "sort"} and joint.tested == 2
-    assert why == {}
+    assert why is None
     joint, why = await check_joint_defaults(group, params, config, changes_for(set(urls)), seed="s")
-    assert joint is None and why["reason"] == "the page changed"
-    assert why["names"] == ["page", "sort"] and len(why["samples"]) == 1
-    sample = why["samples"][0]
-    assert sample["candidate"] == sample["url"].split("&")[0]  # ?cat=... alone
+    assert joint is None and why is not None and why.reason == "the page changed"
+    assert why.names == ("page", "sort") and why.samples is not None and len(why.samples) == 1
+    sample = why.samples[0]
+    assert sample.candidate == sample.url.split("&")[0]  # ?cat=... alone
     # No observed URL carries both defaults: nothing to check, nothing dropped together.
     apart = PatternGroup("cat&page&sort", (urls[0].replace("page=1", "page=2"),), 1)
     joint, why = await check_joint_defaults(apart, params, config, changes_for(set()), seed="s")
-    assert joint is None and why["reason"] == "no observed URL carries all these defaults"
+    assert joint is None and why is not None
+    assert why.reason == "no observed URL carries all these defaults"
     # One default: nothing to check.
     one = {**params, "sort": ParamVerdict("non-neutral", 1, 1)}
     same = changes_for(set())
-    assert await check_joint_defaults(group, one, config, same, seed="s") == (None, {})
+    assert await check_joint_defaults(group, one, config, same, seed="s") == (None, None)

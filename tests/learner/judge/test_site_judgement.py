@@ -32,8 +32,8 @@ def test_one_text_on_two_paths_is_one_page_served_for_everything() -> None:
 
 
 def _given_up() -> PatternEntry:
-    extra = {"cause": VerdictCause.ORIGINALS_UNUSABLE.value}
-    return PatternEntry(4, {"x": ParamVerdict("non-neutral", 0, 0, 2, extra=extra)})
+    cause = VerdictCause.ORIGINALS_UNUSABLE
+    return PatternEntry(4, {"x": ParamVerdict("non-neutral", 0, 0, 2, cause=cause)})
 
 
 def test_a_site_is_hopeless_when_every_pattern_gave_up_on_slow_failures_only() -> None:
@@ -50,6 +50,6 @@ def test_a_site_is_hopeless_when_every_pattern_gave_up_on_slow_failures_only() -
     fast = _outcome("http://s.test/d?x=1", original_failure=RenderCause.OTHER_HOST)
     assert not hopeless(patterns, [*slow, fast], give_up_after=3)
     # A pattern that was not given up, or none studied yet: studied on.
-    decided = PatternEntry(4, {"y": ParamVerdict("neutral", 3, 0, 0, extra={"cause": "no-change"})})
+    decided = PatternEntry(4, {"y": ParamVerdict("neutral", 3, 0, 0, cause=VerdictCause.NO_CHANGE)})
     assert not hopeless({**patterns, "y": decided}, slow, give_up_after=3)
     assert not hopeless({}, slow, give_up_after=3)

@@ -27,6 +27,7 @@ from samepage import (
     PatternEntry,
     TemplateScope,
 )
+from samepage.learned import Coverage, Sample, SampleOutcome, TemplateCounts
 from tests.site.pure_sites import Site, comparer, pattern_group
 
 TABLE = "/data/products"
@@ -69,11 +70,11 @@ def test_the_share_counts_urls_per_template_not_paths() -> None:
         tally.add(PairOutcome(url, url, "same"), (f"/data/products/{n}", ()))
     found = coverage(tally, spread)
     # Four row paths: the old rule (two distinct paths) is met, the share is not.
-    assert found["paths_tested"] == 4
-    assert found["share"] == 0.075 and found["templates_seen"] == 2
-    assert found["templates"] == {ROW: {"urls": 4, "tested": 4, "changed": 0, "failed": 0}}
+    assert found.paths_tested == 4
+    assert found.share == 0.075 and found.templates_seen == 2
+    assert found.templates == {ROW: TemplateCounts(urls=4, tested=4, changed=0, failed=0)}
     assert share_gap(found, 0.9).startswith("successful samples were on templates holding 7.5%")
-    assert share_gap({"share": 0.9}, 0.9) == ""
+    assert share_gap(Coverage(share=0.9), 0.9) == ""
 
 
 def test_samples_take_one_url_per_template_by_share_first_and_are_seeded() -> None:
@@ -118,7 +119,7 @@ async def test_failed_samples_on_most_urls_keep_a_parameter_that_looks_neutral_e
     verdict = entry.params["sort"]
     assert verdict.verdict == "non-neutral"
     assert cause_of(verdict).value in ("coverage", "failed-samples")
-    assert verdict.extra["coverage"]["share"] <= 0.075
+    assert verdict.coverage is not None and (verdict.coverage.share or 0) <= 0.075
     scope = entry.templates.get(ROW)
     assert scope is None or scope.params["sort"].neutral
 
@@ -136,7 +137,7 @@ async def test_a_template_with_evidence_enough_gets_a_scope_when_the_pattern_lac
     )
     sort = entry.params["sort"]
     assert (sort.verdict, cause_of(sort).value) == ("non-neutral", "coverage")
-    assert sort.extra["coverage"]["share"] == 0.09
+    assert sort.coverage is not None and sort.coverage.share == 0.09
     assert "holding 9.0% of the pattern's URLs; 90% needed" in (sort.reason or "")
     scoped = entry.templates[ROW].params["sort"]
     assert (scoped.verdict, scoped.tested, cause_of(scoped).value) == ("neutral", 4, "no-change")
@@ -164,7 +165,8 @@ async def test_templates_that_disagree_get_scopes_and_the_neutral_one_more_sampl
     # One table sample settles the table; the rows take exactly min_samples.
     assert sum(template_of(o) == TABLE for o, _ in calls) == 1
     assert sum(template_of(o) == ROW for o, _ in calls) == 3
-    assert verdict.extra["coverage"]["templates"][ROW]["tested"] == 3
+    assert verdict.coverage is not None and verdict.coverage.templates is not None
+    assert verdict.coverage.templates[ROW].tested == 3
     found = account({"page&sort": entry}, [])
     assert (found.studied, found.decided) == (1, 1)
 
@@ -179,7 +181,8 @@ async def test_templates_that_agree_pay_nothing_extra_and_get_no_scope() -> None
     entry = await classify_pattern(
         pattern_group("sort", _urls(10, 6)), config, comparer(ignores_sort, calls), seed="t"
     )
-    assert entry.params["sort"].neutral and entry.params["sort"].extra["coverage"]["share"] == 1.0
+    found = entry.params["sort"].coverage
+    assert entry.params["sort"].neutral and found is not None and found.share == 1.0
     # Four samples; the joint check of a lone parameter repeats one of them (answered by the
     # run's checkpoint).
     assert not entry.templates and len(set(calls)) == 4
@@ -209,7 +212,7 @@ async def test_scoped_neutrals_that_change_the_page_together_are_kept() -> None:
         "b": "joint-check",
     }
     assert not any(v.neutral for v in scoped.params.values())
-    assert scoped.extra["joint_checks"][0]["outcome"] == "changed"
+    assert scoped.joint_checks[0].outcome == "changed"
 
 
 async def test_more_templates_are_sampled_to_reach_the_share_only_when_they_can() -> None:
@@ -228,19 +231,19 @@ async def test_more_templates_are_sampled_to_reach_the_share_only_when_they_can(
         )
         ref = entry.params["ref"]
         assert (ref.verdict, ref.tested, len(set(calls))) == (verdict, tested, tested)
-        assert ref.extra["coverage"]["share"] == round(tested / pages, 3)
+        assert ref.coverage is not None and ref.coverage.share == round(tested / pages, 3)
 
 
 # ---------------------------------------------------------------- shared evidence
 
 
-def _kept_with(outcomes: list[tuple[str, str]], **extra: Any) -> ParamVerdict:
+def _kept_with(outcomes: list[tuple[str, SampleOutcome]], **evidence: Any) -> ParamVerdict:
     """A kept verdict whose samples had these ``(url, outcome)``."""
-    samples = [{"url": url, "candidate": url, "outcome": outcome} for url, outcome in outcomes]
+    samples = tuple(Sample(url, url, outcome) for url, outcome in outcomes)
     tested = sum(o != "failed" for _, o in outcomes)
     changed = sum(o == "changed" for _, o in outcomes)
     failed = len(outcomes) - tested
-    return ParamVerdict("non-neutral", tested, changed, failed, extra={"samples": samples, **extra})
+    return ParamVerdict("non-neutral", tested, changed, failed, samples=samples, **evidence)
 
 
 def _item(n: int, size: str = "m") -> str:
@@ -254,8 +257,8 @@ def test_shared_evidence_combines_patterns_per_template() -> None:
     size = shared["/item/{id}"].params["size"]
     # Neither pattern had min_samples on its own; together they have.
     assert size.neutral and size.tested == 3
-    assert size.extra["patterns"] == ["a&size", "b&size"]
-    assert shared["/item/{id}"].extra["patterns"] == ["a&size", "b&size"]
+    assert size.patterns == ("a&size", "b&size")
+    assert shared["/item/{id}"].patterns == ("a&size", "b&size")
 
 
 def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() -> None:
@@ -282,14 +285,14 @@ def test_shared_evidence_keeps_on_a_change_a_failed_pattern_or_a_joint_keep() ->
 
 
 def test_shared_defaults_hold_unless_the_value_changed_a_page_of_the_template() -> None:
-    found = {"coverage": {"templates": {"/item/{id}": {"urls": 4, "tested": 3}}}}
+    found = Coverage(templates={"/item/{id}": TemplateCounts(urls=4, tested=3)})
     learned = ParamVerdict(
         "non-neutral",
         1,
         1,
         0,
-        extra={"samples": [{"url": _item(1, "xl"), "outcome": "changed"}]},
-        defaults={"m": DefaultValue(3, extra=found), "s": DefaultValue(3, extra=found)},
+        samples=(Sample(_item(1, "xl"), "", "changed"),),
+        defaults={"m": DefaultValue(3, coverage=found), "s": DefaultValue(3, coverage=found)},
     )
     other = _kept_with([(_item(7, "s"), "changed")])
     shared = shared_evidence(
@@ -300,7 +303,7 @@ def test_shared_defaults_hold_unless_the_value_changed_a_page_of_the_template() 
     )
     size = shared["/item/{id}"].params["size"]
     assert not size.neutral and set(size.defaults) == {"m"}
-    assert size.defaults["m"].extra["patterns"] == ["a&size"]
+    assert size.defaults["m"].patterns == ("a&size",)
 
 
 # ---------------------------------------------------------------- the gate

@@ -5,13 +5,14 @@ from __future__ import annotations
 from learner.judge.verdicts import Account, VerdictCause, account, cause_of, warnings
 from learner.model import Cause, PairOutcome, SampleEvidence
 from samepage import ParamVerdict, PatternEntry
+from samepage.learned import Sample
 
 
 def _verdict_of_failures(
     verdict: str, cause: VerdictCause, samples: list[tuple[str, str]]
 ) -> ParamVerdict:
-    extra = {"cause": cause.value, "samples": [{"url": u, "candidate": c} for u, c in samples]}
-    return ParamVerdict(verdict, 0, 0, len(samples), extra=extra)  # type: ignore[arg-type]
+    recorded = tuple(Sample(u, c, "failed") for u, c in samples)
+    return ParamVerdict(verdict, 0, 0, len(samples), cause=cause, samples=recorded)  # type: ignore[arg-type]
 
 
 def test_account_counts_decided_and_names_the_failures_behind_kept_parameters() -> None:
@@ -52,7 +53,6 @@ def test_a_cause_keeping_over_a_quarter_is_warned_of_by_domain_and_cause() -> No
 
 def test_verdicts_without_a_recorded_cause_are_unrecorded_never_guessed() -> None:
     for verdict in (
-        ParamVerdict("non-neutral", 4, 0, 0, extra={"cause": "bogus"}),
         ParamVerdict("non-neutral", 4, 2, 0),
         ParamVerdict("neutral", 4, 0, 0),
     ):

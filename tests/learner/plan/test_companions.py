@@ -21,6 +21,7 @@ from learner.judge.verdicts import VerdictCause, account, cause_of
 from learner.plan.companions import RARE, Companion
 from learner.plan.sampling import param_values
 from samepage import PatternEntry
+from samepage.learned import ValueClass
 from tests.plugins.properties import examples
 from tests.site.pure_sites import comparer, pattern_group
 
@@ -81,12 +82,13 @@ async def test_a_page_size_never_sampled_keeps_the_parameter_naming_the_companio
     found = account({"max&milestone&page": entry}, [])
     assert found.kept["companions"] == 1
     assert found.uncovered["max&milestone&page page"] == page.reason
-    shown = page.extra["coverage"]["values"]["max"]
-    assert shown["share"] == 0.642 and shown["urls"] == 14
-    assert shown["classes"] == [
-        {"value": "10", "urls": 9, "samples": page.tested, "covered": True},
-        {"value": "5", "urls": 5, "samples": 0, "covered": False},
-    ]
+    assert page.coverage is not None and page.coverage.values is not None
+    shown = page.coverage.values["max"]
+    assert shown.share == 0.642 and shown.urls == 14
+    assert shown.classes == (
+        ValueClass("10", 9, page.tested, True),
+        ValueClass("5", 5, 0, False),
+    )
 
 
 async def test_a_parameter_neutral_beside_every_kept_value_stays_neutral() -> None:
@@ -100,7 +102,8 @@ async def test_a_parameter_neutral_beside_every_kept_value_stays_neutral() -> No
     )
     ref = entry.params["ref"]
     assert ref.neutral
-    assert ref.extra["coverage"]["values"]["max"]["share"] == 1.0
+    assert ref.coverage is not None and ref.coverage.values is not None
+    assert ref.coverage.values["max"].share == 1.0
 
 
 def test_values_held_by_one_url_or_little_of_them_are_pooled() -> None:
@@ -144,7 +147,7 @@ async def test_a_default_must_hold_beside_every_page_size() -> None:
     learned = await learn_defaults(group, entry, CONFIG, compare, seed="t")
     view = learned.params["view"]
     assert not view.neutral and "grid" not in view.defaults
-    assert view.extra["rejected_defaults"]["grid"]["reason"] in (
+    assert view.rejected_defaults["grid"].reason in (
         "the page changed without the parameter",
         "the page changed without the parameter, in the parameter's own test",
     )
@@ -162,7 +165,7 @@ async def test_ids_that_stand_in_for_each_other_beside_one_value_only_are_kept()
     group = pattern_group("a&b&mode", log)
     entry = await classify_pattern(group, CONFIG, comparer(site, []), seed="t")
     assert not (entry.params["a"].neutral and entry.params["b"].neutral)
-    outcomes = {(c["url"].split("mode=")[1], c["outcome"]) for c in entry.extra["joint_checks"]}
+    outcomes = {(c.url.split("mode=")[1], c.outcome) for c in entry.joint_checks}
     assert ("full", "changed") in outcomes
 
 
@@ -283,7 +286,7 @@ def test_a_neutral_verdict_covers_every_kept_companion_by_share(
     for name, verdict in entry.params.items():
         if not verdict.neutral:
             continue
-        succeeded = [s["url"] for s in verdict.extra["samples"] if s["outcome"] != "failed"]
+        succeeded = [s.url for s in verdict.samples or () if s.outcome != "failed"]
         for other in kept - {name}:
             values = [param_values(url, other)[0] for url in log]
             classes = _classes(values, min_share)

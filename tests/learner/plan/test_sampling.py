@@ -15,6 +15,7 @@ from learner.plan.sampling import (
     with_value,
 )
 from samepage import ParamVerdict, PatternEntry
+from samepage.learned import VerdictCause
 
 
 def test_a_bare_name_and_an_empty_value_are_read_apart() -> None:
@@ -61,7 +62,7 @@ async def test_samples_of_a_bare_name_never_prove_the_empty_value() -> None:
         same = "flag=" not in original
         return PairOutcome(original, candidate, "same" if same else "changed")
 
-    verdict = ParamVerdict("non-neutral", 3, 3, extra={"cause": "changed"})
+    verdict = ParamVerdict("non-neutral", 3, 3, cause=VerdictCause.CHANGED)
     entry = PatternEntry(11, {"flag": verdict, "q": ParamVerdict("non-neutral", 3, 3)})
     config = LearnerConfig(default_values=3)
     learned = await learn_defaults(group, entry, config, compare, seed="s")

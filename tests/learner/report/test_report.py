@@ -31,6 +31,7 @@ from samepage import (
     PatternEntry,
     dump_learned,
 )
+from samepage.learned import Sample, VerdictCause
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 TIMEOUT_MS = 10_000
@@ -217,16 +218,16 @@ def _hostile_run(folder: Path) -> None:
     """A run folder whose URLs, reasons and image paths try to break out of the report."""
     url = 'http://x.test/p?a=1&b="><script>alert(1)</script>'
     candidate = "http://x.test/p?a=1"
-    sample = {"url": url, "candidate": candidate, "outcome": "failed"}
+    sample = Sample(url, candidate, "failed")
     params = {
-        "a": ParamVerdict("neutral", 3, 0, 0, extra={"samples": []}),
+        "a": ParamVerdict("neutral", 3, 0, 0, samples=()),
         "b": ParamVerdict(
             "non-neutral",
             0,
             0,
             1,
             reason="<img src=x onerror=alert(2)>",
-            extra={"samples": [sample]},
+            samples=(sample,),
         ),
     }
     learned = LearnedSet({"x.test": DomainEntry({"a&b": PatternEntry(5, params)})})
@@ -307,7 +308,7 @@ def test_the_report_shows_conflicts_between_patterns(tmp_path: Path) -> None:
 def test_the_report_names_the_step_a_failed_samples_render_ran_out_in(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
-    kept = {"ref": ParamVerdict("non-neutral", 0, 0, 3, extra={"cause": "failed-samples"})}
+    kept = {"ref": ParamVerdict("non-neutral", 0, 0, 3, cause=VerdictCause.FAILED_SAMPLES)}
     entry = DomainEntry({"id&ref": PatternEntry(5, kept)})
     dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
     (run / "checkpoint.jsonl").write_text("", encoding="utf-8")
@@ -383,7 +384,7 @@ def test_a_linked_evidence_folder_is_never_read(tmp_path: Path) -> None:
 def test_the_report_shows_the_share_covered_and_the_patterns_left(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
-    kept = {"id": ParamVerdict("non-neutral", 3, 1, 0, extra={"cause": "changed"})}
+    kept = {"id": ParamVerdict("non-neutral", 3, 1, 0, cause=VerdictCause.CHANGED)}
     entry = DomainEntry({"id": PatternEntry(50, kept)})
     dump_learned(LearnedSet({"x.test": entry}), run / "learned.json")
     (run / "checkpoint.jsonl").write_text("", encoding="utf-8")

@@ -75,7 +75,7 @@ def test_undecided_parameters_say_why(fixture_run: CrawlResult) -> None:
     for name, (cause, render) in causes.items():
         verdict = hostile[name]
         assert (verdict.verdict, verdict.tested) == ("non-neutral", 0), name
-        samples = [pairs[(s["url"], s["candidate"])] for s in verdict.extra["samples"]]
+        samples = [pairs[(s.url, s.candidate)] for s in verdict.samples or ()]
         assert verdict.failed > 0 and samples, name
         found = {(s.cause, s.evidence.failure and s.evidence.failure.cause) for s in samples}
         assert (cause, render) in found, (name, found)
@@ -128,14 +128,14 @@ def test_stats_and_evidence_are_written(fixture_run: CrawlResult) -> None:
     assert thumbs and sum(p.stat().st_size for p in thumbs) == stats["evidence_bytes"]
     written = load_learned(fixture_run.out)
     assert written.settings["samples"] == 4
-    assert written.domains["shop.test"].extra["renders"] == stats["domains"]["shop.test"]["renders"]
+    assert written.domains["shop.test"].renders == stats["domains"]["shop.test"]["renders"]
     # How much each domain decided, and the verdicts' typed causes behind it.
     shop = stats["domains"]["shop.test"]["decided"]
     params = [v for p in written.domains["shop.test"].patterns.values() for v in p.params.values()]
     assert shop["studied"] == len(params)
     assert shop["decided"] == sum(cause_of(v).decided for v in params) > 0
     assert shop["studied"] - shop["decided"] == sum(shop["kept"].values())
-    assert all(isinstance(v.extra.get("cause"), str) for v in params)
+    assert all(v.cause is not None for v in params)
     assert stats["studied"] == sum(d["decided"]["studied"] for d in stats["domains"].values())
 
 

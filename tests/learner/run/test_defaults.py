@@ -82,29 +82,29 @@ def test_the_traps_are_rejected_on_rendered_evidence(defaults_run: CrawlResult) 
     # page=1 where page 1 is not the overview the archive shows without a page.
     # Rejected in its own test, or already by the parameter's test when a page=1 sample
     # was among its samples: either way on a rendered change.
-    archive = patterns["page&year"].params["page"].extra["rejected_defaults"]["1"]
-    assert archive["reason"].startswith("the page changed without the parameter")
-    assert [s["outcome"] for s in archive["samples"]][-1] == "changed"
-    assert archive.get("failed", 0) == 0
+    archive = patterns["page&year"].params["page"].rejected_defaults["1"]
+    assert (archive.reason or "").startswith("the page changed without the parameter")
+    assert [s.outcome for s in archive.samples or ()][-1] == "changed"
+    assert (archive.failed or 0) == 0
     # view=full is the page without view on /doc only: a sample on /manual changed.
-    view = patterns["chapter&view"].params["view"].extra["rejected_defaults"]["full"]
-    assert view["changed"] == 1
-    assert any("/manual?" in s["url"] and s["outcome"] == "changed" for s in view["samples"])
+    view = patterns["chapter&view"].params["view"].rejected_defaults["full"]
+    assert view.changed == 1
+    assert any("/manual?" in s.url and s.outcome == "changed" for s in view.samples or ())
 
 
 def test_each_default_rests_on_same_samples_in_distinct_contexts(defaults_run: CrawlResult) -> None:
     patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
     sort = patterns["cat&sort"].params["sort"].defaults["relevance"]
     assert sort.tested >= SUITE_CONFIG.min_samples and sort.failed == 0
-    assert sort.extra["coverage"]["paths"] == ["/catalog", "/deals"]
+    assert sort.coverage is not None and sort.coverage.paths == ("/catalog", "/deals")
     for key, params in DEFAULTS.items():
         for name, values in params.items():
             for value in values:
                 found = patterns[key].params[name].defaults[value]
-                samples = found.extra["samples"]
+                samples = found.samples or ()
                 assert found.tested == len(samples) >= SUITE_CONFIG.min_samples
-                assert all(s["outcome"] == "same" for s in samples)
-                assert len({s["url"] for s in samples}) == len(samples)
+                assert all(s.outcome == "same" for s in samples)
+                assert len({s.url for s in samples}) == len(samples)
 
 
 def test_two_defaults_are_checked_together_before_they_leave_a_url_together(
@@ -113,11 +113,11 @@ def test_two_defaults_are_checked_together_before_they_leave_a_url_together(
     patterns = defaults_run.learned.domains[DEFAULTS_HOST].patterns
     joint = patterns["cat&page&sort"].joint_defaults
     assert joint is not None and joint.names == {"page", "sort"}
-    samples = joint.extra["samples"]
+    samples = joint.samples or ()
     assert joint.tested == len(samples) == SUITE_CONFIG.joint_samples
-    assert all("page=1" in s["url"] and "sort=new" in s["url"] for s in samples)
-    assert all("page" not in s["candidate"] and "sort" not in s["candidate"] for s in samples)
-    assert all(s["outcome"] == "same" for s in samples)
+    assert all("page=1" in s.url and "sort=new" in s.url for s in samples)
+    assert all("page" not in s.candidate and "sort" not in s.candidate for s in samples)
+    assert all(s.outcome == "same" for s in samples)
     # Patterns with one default have nothing to check together.
     assert all(p.joint_defaults is None for k, p in patterns.items() if k != "cat&page&sort")
     norm = MIQPSNormalizer(learned=defaults_run.out)

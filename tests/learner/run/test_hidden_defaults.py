@@ -33,6 +33,7 @@ from learner.render.browser import BrowserChoice
 from learner.render.marks import MAX_MARKS, page_marks
 from learner.run.crawl import CrawlResult, crawl
 from samepage import MIQPSNormalizer, ParamVerdict, PatternEntry, path_template
+from samepage.learned import Sample
 from tests.site.checks import assert_merges_only_same_pages, learned_defaults
 from tests.site.hidden_defaults_site import (
     HIDDEN_DEFAULTS,
@@ -73,8 +74,8 @@ def test_candidates_come_from_same_samples_then_marks_then_frequency() -> None:
     group = _group("lang")
     en = next(u for u in group.urls if "lang=en" in u)
     fr = next(u for u in group.urls if "lang=fr" in u)
-    samples = [{"url": en, "outcome": "same"}, {"url": fr, "outcome": "changed"}]
-    verdict = ParamVerdict("non-neutral", 2, 1, extra={"samples": samples})
+    samples = (Sample(en, "", "same"), Sample(fr, "", "changed"))
+    verdict = ParamVerdict("non-neutral", 2, 1, samples=samples)
     assert same_values(group, "lang", verdict) == ["en"]
     marks = [{"lang": ["en"]}, {"lang": ["es", "en"]}, {"tab": ["x"]}]
     assert marked_values(marks, "lang") == ["en", "es"]
@@ -137,8 +138,8 @@ async def test_a_marked_value_is_learned_on_built_samples_and_a_wrong_mark_is_no
     for pattern, value, default in (("size", "20", True), ("sort", "new", False)):
         group = _group(pattern)
         sample = group.urls[0]
-        first = {"url": sample, "candidate": sample.split("?")[0], "outcome": "changed"}
-        verdict = ParamVerdict("non-neutral", 1, 1, extra={"samples": [first]})
+        first = Sample(sample, sample.split("?")[0], "changed")
+        verdict = ParamVerdict("non-neutral", 1, 1, samples=(first,))
         entry = PatternEntry(group.count, {pattern: verdict})
         calls: list[tuple[str, str]] = []
         learned = await learn_defaults(group, entry, config, _site_compare(calls), seed="s")
@@ -146,14 +147,15 @@ async def test_a_marked_value_is_learned_on_built_samples_and_a_wrong_mark_is_no
         if default:
             assert set(found.defaults) == {value}
             proof = found.defaults[value]
-            assert proof.tested == 3 and all(s["outcome"] == "same" for s in proof.extra["samples"])
+            assert proof.samples is not None
+            assert proof.tested == 3 and all(s.outcome == "same" for s in proof.samples)
             # The rendered page without the parameter is the first sample's candidate.
-            assert proof.extra["samples"][0]["candidate"] == first["candidate"]
+            assert proof.samples[0].candidate == first.candidate
         else:
             assert found.defaults == {}
-            why = found.extra["rejected_defaults"][value]
-            assert why["reason"] == "the page changed without the parameter"
-            assert [s["outcome"] for s in why["samples"]] == ["changed"]
+            why = found.rejected_defaults[value]
+            assert why.reason == "the page changed without the parameter"
+            assert [s.outcome for s in why.samples or ()] == ["changed"]
 
 
 async def test_without_evidence_the_rare_value_is_not_tested(
@@ -162,9 +164,9 @@ async def test_without_evidence_the_rare_value_is_not_tested(
     monkeypatch.setattr(defaults, "FROM_EVIDENCE", False)
     group = _group("size")
     sample = group.urls[0]
-    first = {"url": sample, "candidate": sample.split("?")[0], "outcome": "changed"}
+    first = Sample(sample, sample.split("?")[0], "changed")
     entry = PatternEntry(
-        group.count, {"size": ParamVerdict("non-neutral", 1, 1, extra={"samples": [first]})}
+        group.count, {"size": ParamVerdict("non-neutral", 1, 1, samples=(first,))}
     )
     learned = await learn_defaults(group, entry, LearnerConfig(), _site_compare([]), seed="s")
     assert learned.params["size"].defaults == {}
@@ -207,13 +209,14 @@ def test_the_hidden_defaults_are_learned_and_the_wrong_mark_is_not(
     assert all(not v.neutral for p in patterns.values() for v in p.params.values())
     # sort=new: marked selected on the page without sort, but another page: rejected on a
     # rendered change, never spelled in the log.
-    new = patterns["sort"].params["sort"].extra["rejected_defaults"]["new"]
-    assert new["reason"] == "the page changed without the parameter"
-    assert [s["outcome"] for s in new["samples"]] == ["changed"]
+    new = patterns["sort"].params["sort"].rejected_defaults["new"]
+    assert new.reason == "the page changed without the parameter"
+    assert [s.outcome for s in new.samples or ()] == ["changed"]
     assert not any("sort=new" in u for u in hidden_urls())
     # tab=overview spans both path templates of its pattern.
     tab = patterns["tab"].params["tab"].defaults["overview"]
-    assert {path_template(p) for p in tab.extra["coverage"]["paths"]} == {
+    assert tab.coverage is not None
+    assert {path_template(p) for p in tab.coverage.paths or ()} == {
         "/item/{id}",
         "/gift/{id}",
     }

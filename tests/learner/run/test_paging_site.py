@@ -66,9 +66,9 @@ def test_page_is_never_neutral_where_a_page_size_turns_pages(paging_run: CrawlRe
     # Decided on evidence: its samples met the page size that pages, past the first page.
     assert (page.verdict, cause_of(page)) == ("non-neutral", VerdictCause.CHANGED)
     sampled = {
-        (param_values(s["url"], "max"), param_values(s["url"], "page"))
-        for s in page.extra["samples"]
-        if s["outcome"] != "failed"
+        (param_values(s.url, "max"), param_values(s.url, "page"))
+        for s in page.samples or ()
+        if s.outcome != "failed"
     }
     assert (("5",), ("2",)) in sampled
     assert not entry.params["max"].neutral and not entry.params["milestone"].neutral

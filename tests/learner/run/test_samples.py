@@ -26,6 +26,7 @@ from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from learner.run.store import RunStore
 from samepage import ParamVerdict, PatternEntry
+from samepage.learned import Sample, VerdictCause
 from tests.site.learner_settings import SUITE_CONFIG
 
 pytestmark = pytest.mark.browser
@@ -181,9 +182,9 @@ async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_an
     assert outcome.reason.startswith("original: screenshot: no image within")
     timeout = RenderFailure("original", RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
     assert outcome.evidence.failure == timeout
-    samples = [{"url": original, "candidate": candidate}]
+    samples = (Sample(original, candidate, "failed"),)
     kept = ParamVerdict(
-        "non-neutral", 0, 0, 1, extra={"cause": "failed-samples", "samples": samples}
+        "non-neutral", 0, 0, 1, cause=VerdictCause.FAILED_SAMPLES, samples=samples
     )
     found = account({"ref": PatternEntry(1, {"ref": kept})}, [outcome])
     assert found.failures == {"failed-samples": {"original-failed: timeout at screenshot": 1}}

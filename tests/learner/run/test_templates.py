@@ -126,10 +126,12 @@ def test_failed_table_pages_keep_sort_whatever_the_row_pages_show(
     sort = entry.params["sort"]
     assert sort.verdict == "non-neutral"
     assert cause_of(sort).value in ("coverage", "failed-samples")
-    found = sort.extra["coverage"]
-    assert found["share"] == 0.09  # the four row URLs of 44
-    assert found["templates"][TABLE]["urls"] == 40 and found["templates"][TABLE]["tested"] == 0
-    assert found["templates"][TABLE]["failed"] >= 1
+    found = sort.coverage
+    assert found is not None and found.templates is not None
+    assert found.share == 0.09  # the four row URLs of 44
+    table_counts = found.templates[TABLE]
+    assert table_counts.urls == 40 and table_counts.tested == 0
+    assert (table_counts.failed or 0) >= 1
     row = entry.templates.get(ROW)
     assert row is None or (row.params["sort"].neutral and row.params["sort"].tested >= 3)
     assert TABLE not in entry.templates or not entry.templates[TABLE].params["sort"].neutral
@@ -172,7 +174,7 @@ def test_a_rare_pattern_gets_verdicts_from_the_shared_evidence_of_its_template(
         "id": "non-neutral",
         "size": "neutral",
     }
-    assert all(v.extra["patterns"] == ["color&id&size"] for v in shared.params.values())
+    assert all(v.patterns == ("color&id&size",) for v in shared.params.values())
     assert shared.params["size"].tested >= 3
     # The pattern nobody studied is normalised on that evidence: size dropped, the rest kept.
     normalizer = MIQPSNormalizer(learned=template_run.learned)

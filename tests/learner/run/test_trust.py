@@ -72,9 +72,9 @@ def test_verdicts_are_exactly_the_truth(trust_run: CrawlResult) -> None:
 def test_neutral_verdicts_rest_on_samples_from_every_path(trust_run: CrawlResult) -> None:
     # id&slot spans /item and /feed: the successful samples of slot cover both.
     slot = trust_run.learned.domains["late.test"].patterns["id&slot"].params["slot"]
-    coverage = slot.extra["coverage"]
-    assert coverage["paths"] == ["/feed", "/item"]
-    assert coverage["paths_tested"] == coverage["paths_seen"] == 2
+    coverage = slot.coverage
+    assert coverage is not None and coverage.paths == ("/feed", "/item")
+    assert coverage.paths_tested == coverage.paths_seen == 2
     assert slot.tested >= SUITE_CONFIG.min_samples
 
 
