@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Union
 
+from samepage._alias_check import read_aliases
 from samepage._conflicts import host_conflicts
 from samepage._evidence import (
     CompanionCoverage,
@@ -54,6 +55,7 @@ from samepage._learned_model import (
 from samepage._learned_model import Verdict as Verdict
 from samepage._policy import PolicyConfig
 from samepage._validate import Reader, host_key
+from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
 from samepage.rules import default_rules
 
@@ -82,6 +84,7 @@ __all__ = [
     "ValueClass",
     "VerdictCause",
     "changed_too_often",
+    "check_aliases",
     "dump_learned",
     "dumps_learned",
     "load_learned",
@@ -173,6 +176,20 @@ class LearnedSet:
                 raise LearnedFormatError(f"{origin}[{host!r}]: {bad[0]!r} is not a parameter name")
             domains[host_key(host.lower(), origin)] = DomainEntry(content=content)
         return cls(domains)
+
+
+def check_aliases(rules: Iterable[Alias], *, where: str = "aliases") -> None:
+    """Check that ``rules`` may stand together in one host's entry, as the reader checks a file.
+
+    Raises:
+        LearnedFormatError: naming the first rule the reader would refuse beside the others
+            (a chain, two rules with one ``from``, two host aliases of one host, ...).
+    """
+    read_aliases([rule.to_json() for rule in rules], where, _format_error)
+
+
+def _format_error(where: str, message: str) -> LearnedFormatError:
+    return LearnedFormatError(f"{where}: {message}")
 
 
 def load_learned(source: LearnedSource) -> LearnedSet:

@@ -32,10 +32,9 @@ from typing import Any, TypeVar
 
 from learner.model import Cause, PairOutcome
 from learner.plan.aliases import REPLACEMENTS, AliasCandidate, AliasSample
-from samepage._alias_check import read_aliases
 from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
-from samepage.learned import RefusedAlias
+from samepage.learned import RefusedAlias, check_aliases
 
 __all__ = [
     "REPLACEABLE",
@@ -285,13 +284,13 @@ def publishable(verdicts: list[AliasVerdict]) -> list[AliasVerdict]:
     A learned set's rules must leave every key a fixed point (no rule's result always
     rewritten again: ``docs/learned-format.md``); the reader refuses a set that breaks it.
     """
-    kept: list[dict[str, object]] = []
+    kept: list[Alias] = []
     out = []
     for verdict in verdicts:
         if verdict.finding is AliasFinding.LEARNED:
-            rule = verdict.rule.to_json()
+            rule = verdict.rule
             try:
-                read_aliases([*kept, rule], "aliases", _refused)
+                check_aliases([*kept, rule])
             except LearnedFormatError as exc:
                 why = f"refused beside the rules learned before it: {exc}"
                 verdict = dataclasses.replace(verdict, finding=AliasFinding.UNPROVEN, reason=why)
@@ -299,7 +298,3 @@ def publishable(verdicts: list[AliasVerdict]) -> list[AliasVerdict]:
                 kept.append(rule)
         out.append(verdict)
     return out
-
-
-def _refused(where: str, message: str) -> LearnedFormatError:
-    return LearnedFormatError(f"{where}: {message}")

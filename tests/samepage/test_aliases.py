@@ -382,3 +382,14 @@ def test_a_loaded_set_equals_itself_after_writing() -> None:
     learned = load_learned(_doc({"wiki.example": [TITLE, TITLE_VIEW]}))
     again = LearnedSet.from_json(parse_json(dumps_learned(learned), "again"))
     assert again.domains == learned.domains
+
+
+def test_check_aliases_refuses_rules_that_cannot_stand_together_as_the_reader_does() -> None:
+    from samepage.learned import check_aliases
+
+    one = PathAlias("/a/{v}", "/b/{v}")
+    check_aliases([one, HostAlias("www.x.test", "x.test")])
+    with pytest.raises(LearnedFormatError, match="aliases"):
+        check_aliases([one, PathAlias("/b/{v}", "/c/{v}")])  # a chain: /a/1 -> /b/1 -> /c/1
+    with pytest.raises(LearnedFormatError):
+        check_aliases([HostAlias("www.x.test", "x.test"), HostAlias("www.x.test", "m.x.test")])
