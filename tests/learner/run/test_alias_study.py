@@ -74,11 +74,16 @@ async def _study(
     return study, counters
 
 
+@pytest.fixture(scope="module")
+def study_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("alias-study")
+
+
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def studied(
-    renderer: Renderer, render_server: SiteServer, tmp_path_factory: pytest.TempPathFactory
+    renderer: Renderer, render_server: SiteServer, study_folder: Path
 ) -> tuple[AliasStudy, SiteCounters]:
-    return await _study(renderer, render_server, tmp_path_factory.mktemp("alias-study"))
+    return await _study(renderer, render_server, study_folder)
 
 
 def _verdicts(study: AliasStudy) -> dict[str, AliasVerdict]:
@@ -177,3 +182,21 @@ def test_a_www_host_sent_to_the_bare_host_is_learned_as_one_site(
     assert normalizer.same(f"http://{WWW_HOST}/wiki/Mill", f"{_H}/wiki/Mill")
     assert normalizer.same(f"http://{WWW_HOST}/index.php?title=Mill", f"{_H}/wiki/Mill")
     assert not normalizer.same(f"http://{WWW_HOST}/wiki/Mill", f"{_H}/wiki/Tower")
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_study_resumed_from_its_checkpoint_finds_the_same_without_rendering_it_again(
+    studied: tuple[AliasStudy, SiteCounters],
+    renderer: Renderer,
+    render_server: SiteServer,
+    study_folder: Path,
+) -> None:
+    first, before = studied
+    again, counters = await _study(renderer, render_server, study_folder)
+    found = [(v.candidate.ends, v.finding, v.same, v.controls) for v in again.account.verdicts]
+    assert found == [
+        (v.candidate.ends, v.finding, v.same, v.controls) for v in first.account.verdicts
+    ]
+    assert again.rules == first.rules
+    assert counters.resumed >= before.comparisons - 2, (counters.resumed, before.comparisons)
+    assert counters.renders <= before.renders // 4
