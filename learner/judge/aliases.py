@@ -176,6 +176,8 @@ async def check_alias(
         return verdict(AliasFinding.APART, why, finished)
     counted = [sample for sample, _ in settled]
     same = len(counted)
+    if candidate.most_samples is not None:
+        min_samples = min(min_samples, candidate.most_samples)
     if same < min_samples:
         return verdict(AliasFinding.UNPROVEN, f"{same} samples, {min_samples} needed", same)
 

@@ -25,9 +25,9 @@ not tell two pages apart there. The context's other URLs are the candidate's *sp
 sample whose render failed is replaced by one of them (:mod:`learner.judge.aliases`), and a
 control that failed by another value's spelling (``others``).
 
-A host with and without ``www.`` is proposed by :mod:`learner.plan.host_aliases`. Not
-mined (yet): the root's default document (``/index.php`` for ``/``), rules with more than
-one placeholder.
+A host with and without ``www.`` is proposed by :mod:`learner.plan.host_aliases`, the root
+and its default document by :mod:`learner.plan.root_documents`. Not mined (yet): rules with
+more than one placeholder.
 """
 
 from __future__ import annotations
@@ -107,6 +107,9 @@ class AliasCandidate:
     spares: tuple[AliasSample, ...] = ()
     """The other URLs of the sampled contexts, in the log's order: a sample whose render
     failed is replaced by a spare of its context."""
+    most_samples: int | None = None
+    """The samples that cover every URL the rule rewrites, where that is fewer than the run
+    asks for (an exact pair: :mod:`learner.plan.root_documents`); ``None``: no such bound."""
 
     @property
     def ends(self) -> tuple[str, str]:

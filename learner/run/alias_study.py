@@ -30,6 +30,7 @@ from learner.judge.aliases import (
 from learner.plan.alias_hints import host_hints, spelling_hints
 from learner.plan.aliases import AliasCandidate, alias_candidates
 from learner.plan.host_aliases import host_alias_candidates
+from learner.plan.root_documents import root_document_candidates
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import MIQPSNormalizer
@@ -95,6 +96,7 @@ async def study_aliases(
         pointed = host_hints(counters.outcomes, normalizer)
         candidates = [
             *alias_candidates(urls, normalizer, hints),
+            *root_document_candidates(urls, normalizer, hints),
             *host_alias_candidates(urls, normalizer, pointed),
         ]
         fresh = [c for c in candidates if not set(c.ends) & studied]

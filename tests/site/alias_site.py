@@ -10,13 +10,14 @@ Two more spell one page two ways and say which spelling is theirs: ``/page.php?i
 declares ``<link rel=canonical href=/pages/{name}>`` (as ``/pages/{name}`` does itself), and
 ``/doc.php?name={name}`` redirects to ``/docs/{name}`` (301). A folder (``/guide/``) is
 served as its default document ``/guide/index.html``; ``/guide`` redirects to ``/guide/``.
-``www.spell.test`` redirects every page to ``spell.test`` (301), as many sites send their
-``www.`` host to the bare one.
+The root ``/`` is served as its default document ``/index.html`` too. ``www.spell.test``
+redirects every page to ``spell.test`` (301), as many sites send their ``www.`` host to the
+bare one.
 
 ``ALIAS_LOG`` is the observed log: both spellings of the articles (``Loop`` first), two
 topics and their searches, the pages more often by ``/page.php`` than by ``/pages``, and the
 documents only by ``/doc.php`` (some with a tracking ``ref``), the folders by both
-spellings, and three articles on ``www.spell.test``.
+spellings, the root by both spellings, and three articles on ``www.spell.test``.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ def alias_site() -> Site:
     for folder in FOLDERS:
         site.routes[f"/{folder}"] = _moved_to(f"/{folder}/")
         site.routes[f"/{folder}/"] = site.routes[f"/{folder}/index.html"] = _folder(folder)
+    site.routes["/"] = site.routes["/index.html"] = _folder("front page")
     site.routes["/index.php"] = _index
     site.routes["/find"] = _find
     site.routes["/page.php"] = _page_php
@@ -164,6 +166,8 @@ ALIAS_LOG: tuple[str, ...] = (
     *(f"http://{HOST}/doc.php?name={n}&ref=mail" for n in DOCS[:2]),
     *(f"http://{HOST}/{f}/" for f in FOLDERS),
     *(f"http://{HOST}/{f}/index.html" for f in FOLDERS),
+    f"http://{HOST}/",
+    f"http://{HOST}/index.html",
     *(f"http://{WWW_HOST}/wiki/{t}" for t in TITLES[1:4]),
 )
 """The observed log of ``spell.test``."""

@@ -184,6 +184,17 @@ def test_a_www_host_sent_to_the_bare_host_is_learned_as_one_site(
     assert not normalizer.same(f"http://{WWW_HOST}/wiki/Mill", f"{_H}/wiki/Tower")
 
 
+def test_the_root_and_its_default_document_are_one_page_and_not_every_page(
+    studied: tuple[AliasStudy, SiteCounters],
+) -> None:
+    # The root is served as /index.html: learned, its control another page of the host.
+    study, _ = studied
+    _learned(study, "/index.html -> /")
+    assert _one_key(study, ("/index.html", "/"), ("/index.html", "/wiki/Mill")) == [True, False]
+    # /index.php is the articles' page, not the root: its samples keep the two apart.
+    assert _verdicts(study)["/index.php -> /"].finding is AliasFinding.APART
+
+
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_study_resumed_from_its_checkpoint_finds_the_same_without_rendering_it_again(
     studied: tuple[AliasStudy, SiteCounters],
