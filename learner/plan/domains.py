@@ -1,9 +1,10 @@
 """Plans: the patterns and sample URLs of each domain, and the in-memory plan of a URL list.
 
 A plan says what a crawl studies on each domain: the patterns that cover its URLs
-(:mod:`learner.plan.coverage`) and their URLs. It is made
-from an observed-URL list held in memory (:func:`plan_urls`, what ``crawl --urls`` does) or
-from URL logs of any size through DuckDB (:mod:`learner.plan.logs`, ``python -m learner
+(:mod:`learner.plan.coverage`) and their URLs, and a bounded sample of its distinct URLs,
+with and without parameters, for its alias study (:func:`~learner.plan.sampling.alias_sample`).
+It is made from an observed-URL list held in memory (:func:`plan_urls`, what ``crawl --urls``
+does) or from URL logs of any size through DuckDB (:mod:`learner.plan.logs`, ``python -m learner
 plan``), and kept in a plan file (:mod:`learner.plan.files`). Both makers pick patterns and
 samples with the same functions (:func:`~learner.plan.coverage.choose_groups`,
 :mod:`learner.plan.sampling`), so they make the same plan.
@@ -17,7 +18,13 @@ from dataclasses import dataclass, field
 from learner.config import LearnerConfig
 from learner.plan.coverage import Choice, choose_groups
 from learner.plan.picks import Picker
-from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
+from learner.plan.sampling import (
+    PatternGroup,
+    alias_sample,
+    group_by_pattern,
+    sample_seed,
+    url_parts,
+)
 from learner.plan.targets import Target
 from samepage import InvalidURL, MIQPSNormalizer, host_and_port, host_suffixes
 
@@ -68,6 +75,8 @@ class DomainPlan:
         patterns_seen: distinct patterns among them.
         groups: the patterns studied, in the order they are studied.
         choice: the patterns studied and left, and the share of the URLs covered.
+        alias_urls: the URLs its alias study mines (:func:`~learner.plan.sampling.alias_sample`);
+            ``None`` for a plan file written before plans kept them.
     """
 
     key: str
@@ -75,6 +84,7 @@ class DomainPlan:
     patterns_seen: int
     groups: tuple[PatternGroup, ...]
     choice: Choice = field(default_factory=Choice)
+    alias_urls: tuple[str, ...] | None = None
 
     def samples(self, settings: PlanSettings) -> dict[str, dict[str, list[str]]]:
         """Pattern -> parameter -> sample URLs, as the crawl will choose them."""
@@ -169,7 +179,20 @@ def plan_urls(
             by_domain[key].append(url)
     plans = []
     for key in sorted(by_domain):
-        groups = group_by_pattern(by_domain[key], norm)
+        urls = by_domain[key]
+        groups = group_by_pattern(urls, norm)
         chosen, choice = settings.choose(key, groups)
-        plans.append(DomainPlan(key, len(by_domain[key]), len(groups), tuple(chosen), choice))
+        aliased = _alias_urls(urls, norm)
+        plans.append(DomainPlan(key, len(urls), len(groups), tuple(chosen), choice, aliased))
     return plans
+
+
+def _alias_urls(urls: Iterable[str], norm: MIQPSNormalizer) -> tuple[str, ...]:
+    """The alias study's URLs of a domain: one shown URL per static (the smallest), sampled."""
+    shown: dict[str, str] = {}
+    for url in urls:
+        parts = url_parts(url, norm)
+        if parts is not None:
+            _, static, seen = parts
+            shown[static] = min(shown.get(static, seen), seen)
+    return alias_sample(shown.items())

@@ -19,13 +19,18 @@ without any pattern has one row with a null pattern):
                     (:meth:`learner.plan.coverage.Choice.to_json`, every pattern left
                     listed): the URLs covered, the patterns studied and the patterns left,
                     with their URL counts and why
+``alias_urls``      on a domain's first row, the distinct URLs its alias study mines, with
+                    or without parameters (:func:`learner.plan.sampling.alias_sample`: at
+                    most ``MAX_ALIAS_URLS``, the smallest MD5 digests of their statics); a
+                    plan file written before has none, and its domains' studies are skipped
 ==================  =====================================================================
 
 A plan is checked when it is read, since a crawl trusts it: the integers must be integers
 (not ``20.9`` or ``true``), and every URL must have the row's pattern key and static form
 under the normalizer (``samepage.pattern_key``, ``MIQPSNormalizer.static_url``), so that
-removing each parameter of the pattern changes the URL. A hand-edited row that breaks this
-is refused, naming the domain, the pattern and the URL.
+removing each parameter of the pattern changes the URL; every alias URL must be a URL of the
+domain as the plan shows it (:func:`~learner.plan.sampling.url_parts`), once. A hand-edited
+row that breaks this is refused, naming the domain (and the pattern) and the URL.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from learner.errors import ConfigError
 from learner.plan.coverage import Choice
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.sampling import PatternGroup, url_parts, without_param
+from learner.plan.targets import Target
 from samepage import MIQPSNormalizer, atomic_file
 from samepage.formats import file_format
 
@@ -68,7 +74,10 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
         "cover": settings.cover,
     }
     choice = plan.choice.to_json(shown=len(plan.choice.left))
-    first = {"coverage": json.dumps(choice, sort_keys=True, ensure_ascii=False)}
+    first = {
+        "coverage": json.dumps(choice, sort_keys=True, ensure_ascii=False),
+        "alias_urls": None if plan.alias_urls is None else list(plan.alias_urls),
+    }
     if not plan.groups:
         return [
             {
@@ -92,7 +101,7 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
             "urls": list(group.urls),
             "statics": list(group.statics),
             "samples": [{"name": n, "urls": u} for n, u in samples[group.pattern].items()],
-            **(first if rank == 1 else {"coverage": None}),
+            **(first if rank == 1 else dict.fromkeys(first)),
         }
         for rank, group in enumerate(plan.groups, 1)
     ]
@@ -140,6 +149,7 @@ def _write_parquet(plans: Iterable[DomainPlan], path: str, settings: PlanSetting
             ("seed", pa.int64()),
             ("cover", pa.float64()),
             ("coverage", pa.string()),
+            ("alias_urls", strings),
         ]
     )
     count = 0
@@ -233,6 +243,33 @@ def _checked_group(key: str, row: Mapping[str, Any], norm: MIQPSNormalizer) -> P
     return group
 
 
+def _checked_alias_urls(key: str, urls: tuple[str, ...], norm: MIQPSNormalizer) -> None:
+    """Refuse an alias URL that is not the domain's, as the plan shows it, or comes twice."""
+    site = _key_target(key)
+    statics: set[str] = set()
+    for url in urls:
+        found = url_parts(url, norm)
+        if found is None or found[2] != url or not site.covers(found[1]):
+            why = "not a URL of the domain as the plan shows it"
+        elif found[1] in statics:
+            why = "a second URL of one static form"
+        else:
+            statics.add(found[1])
+            continue
+        raise _MismatchedPlan(
+            f"domain {key}: alias URL {url!r} is {why}; make the plan again with "
+            "`python -m learner plan`"
+        )
+
+
+def _key_target(key: str) -> Target:
+    """The site of a learned-set key (``host`` or ``host:port``), to tell its URLs."""
+    host, colon, port = key.rpartition(":")
+    if not colon or not port.isdigit() or key.endswith("]"):
+        host, port = key, ""
+    return Target(key, "", host, port)
+
+
 def _plans_of(
     rows: Sequence[Mapping[str, Any]], norm: MIQPSNormalizer
 ) -> tuple[PlanSettings, dict[str, DomainPlan]]:
@@ -250,6 +287,7 @@ def _plans_of(
     groups: dict[str, list[tuple[int, PatternGroup]]] = {}
     heads: dict[str, tuple[int, int]] = {}
     choices: dict[str, Choice] = {}
+    aliased: dict[str, tuple[str, ...]] = {}
     for row in rows:
         key = row["domain"]
         if not isinstance(key, str):
@@ -257,6 +295,9 @@ def _plans_of(
         heads[key] = (_integer(row, "domain_urls"), _integer(row, "patterns_seen"))
         if row["coverage"] is not None:
             choices[key] = Choice.from_json(json.loads(row["coverage"]))
+            if row.get("alias_urls") is not None:  # none in a plan file written before
+                aliased[key] = _strings(row, "alias_urls")
+                _checked_alias_urls(key, aliased[key], norm)
         found = groups.setdefault(key, [])
         if row["pattern"] is not None:
             found.append((_integer(row, "rank"), _checked_group(key, row, norm)))
@@ -274,6 +315,7 @@ def _plans_of(
             *heads[key],
             tuple(g for _, g in sorted(found, key=lambda x: x[0])),
             choices[key],
+            aliased.get(key),
         )
         for key, found in groups.items()
     }

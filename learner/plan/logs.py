@@ -9,9 +9,12 @@ the URLs of every domain and pattern and keeps, per pattern, at most
 :data:`~learner.plan.sampling.MAX_GROUP_URLS` distinct URLs with their path templates. Python
 gets each pattern's URL count per template, chooses the patterns with the function the
 in-memory path uses (:func:`~learner.plan.coverage.choose_patterns`), and reads back the
-URLs of the chosen ones. What reaches Python is bounded by domain: the same selection
-functions as the in-memory path (:func:`~learner.plan.sampling.make_group`,
-:meth:`~learner.plan.picks.Picker.first_picks`) pick from those rows, so the plan of a log is the
+URLs of the chosen ones, and each domain's distinct URLs kept for its alias study (at most
+:data:`~learner.plan.sampling.MAX_ALIAS_URLS`, with or without parameters, chosen as a
+pattern's URLs are). What reaches Python is bounded by domain: the same selection functions
+as the in-memory path (:func:`~learner.plan.sampling.make_group`,
+:func:`~learner.plan.sampling.alias_sample`, :meth:`~learner.plan.picks.Picker.first_picks`)
+pick from those rows, so the plan of a log is the
 plan ``crawl --urls`` makes of it, by construction.
 """
 
@@ -24,7 +27,14 @@ from learner.errors import ConfigError
 from learner.plan.coverage import Choice, PatternWeight, choose_patterns, studied_groups
 from learner.plan.domains import Covering, DomainPlan, PlanSettings, observed_line
 from learner.plan.log_lines import observed_text, text_log_reader
-from learner.plan.sampling import MAX_GROUP_URLS, make_group, template_of, url_parts
+from learner.plan.sampling import (
+    MAX_ALIAS_URLS,
+    MAX_GROUP_URLS,
+    alias_sample,
+    make_group,
+    template_of,
+    url_parts,
+)
 from learner.plan.targets import Target
 from samepage import MIQPSNormalizer
 from samepage.formats import table_format
@@ -108,6 +118,7 @@ def _source_sql(sources: Sequence[str], fmt: LogFormat, column: str, *, binary: 
 
 _URLS = "plan_urls"
 _PICKED = "plan_picked"
+_ALIASED = "plan_aliased"
 _DOMAINS = "plan_domains"
 _CHOSEN = "plan_chosen"
 
@@ -120,7 +131,9 @@ def _picked_sql(source: str) -> list[str]:
     ``MAX_GROUP_URLS`` distinct URLs (the smallest MD5 digests of their statics, as
     :func:`~learner.plan.sampling.make_group` keeps them) with the pattern's count and each
     URL's path template: what the choice of patterns weighs, and what the chosen patterns'
-    groups are made of.
+    groups are made of. ``plan_aliased`` holds, per domain, at most ``MAX_ALIAS_URLS`` of its
+    distinct statics, with or without parameters, each with its smallest shown URL (the choice
+    of :func:`~learner.plan.sampling.alias_sample`): what its alias study mines.
     """
     return [
         f"""
@@ -153,6 +166,12 @@ def _picked_sql(source: str) -> list[str]:
             FROM {_URLS} WHERE pattern <> ''
         ) WHERE pick <= {MAX_GROUP_URLS:d}
         """,
+        f"""
+        CREATE TEMP TABLE {_ALIASED} AS
+        SELECT domain, static, min(shown) AS shown FROM {_URLS} GROUP BY domain, static
+        QUALIFY row_number() OVER (PARTITION BY domain ORDER BY md5(static), static)
+            <= {MAX_ALIAS_URLS:d}
+        """,
         f"DROP TABLE {_URLS}",
     ]
 
@@ -164,11 +183,16 @@ _WEIGHTS_SQL = f"""
 """
 
 _PLAN_SQL = f"""
-    SELECT d.domain, d.urls, d.patterns_seen, c.pattern, c.rank, p.count, p.static, p.shown
+    SELECT d.domain, d.urls, d.patterns_seen, false AS aliased, c.pattern, c.rank, p.count,
+           p.static, p.shown
     FROM {_DOMAINS} d LEFT JOIN {_CHOSEN} c USING (domain)
         LEFT JOIN {_PICKED} p ON p.domain = c.domain AND p.pattern = c.pattern
-    ORDER BY d.domain, c.rank, p.static
+    UNION ALL
+    SELECT a.domain, d.urls, d.patterns_seen, true, NULL, NULL, NULL, a.static, a.shown
+    FROM {_ALIASED} a JOIN {_DOMAINS} d USING (domain)
+    ORDER BY domain, aliased, rank, static
 """
+"""A row per URL of each chosen pattern, then a row per alias URL, domain by domain."""
 
 
 def _choices(batches: Iterable[Any], settings: PlanSettings) -> dict[str, Choice]:
@@ -260,7 +284,7 @@ def plan_files(
             found.add(plan.key)
             yield plan
     for key in sorted({t.key for t in targets} - found):
-        yield DomainPlan(key, 0, 0, (), _choice(choices, key, settings))
+        yield DomainPlan(key, 0, 0, (), _choice(choices, key, settings), ())
 
 
 def _column_type(job: Any, sources: Sequence[str], column: str) -> str:
@@ -293,8 +317,11 @@ def _domains(
                     "urls": row["urls"],
                     "patterns_seen": row["patterns_seen"],
                     "patterns": {},
+                    "aliased": [],
                 }
-            if row["pattern"] is not None:
+            if row["aliased"]:
+                current["aliased"].append((row["static"], row["shown"]))
+            elif row["pattern"] is not None:
                 entry = current["patterns"].setdefault(row["pattern"], (row["count"], []))
                 entry[1].append((row["static"], row["shown"]))
     if current is not None:
@@ -309,6 +336,7 @@ def _assemble(domain: dict[str, Any], choice: Choice) -> DomainPlan:
         domain["patterns_seen"],
         tuple(studied_groups(list(groups.values()), choice)),
         choice,
+        alias_sample(domain["aliased"]),
     )
 
 

@@ -23,10 +23,12 @@ logger = logging.getLogger(__name__)
 
 __all__ = [
     "BARE",
+    "MAX_ALIAS_URLS",
     "MAX_GROUP_URLS",
     "Context",
     "PatternGroup",
     "Value",
+    "alias_sample",
     "context_of",
     "context_value",
     "edit_observed",
@@ -45,6 +47,8 @@ __all__ = [
 
 MAX_GROUP_URLS = 1000
 """The most distinct URLs a pattern keeps for sampling (a uniform, order-free choice)."""
+MAX_ALIAS_URLS = 3000
+"""The most distinct URLs of a domain a plan keeps for its alias study (the same choice)."""
 
 Value = tuple[str, ...]
 """A parameter's value in one URL, spelled as in the normalised URL (several if repeated)."""
@@ -139,9 +143,25 @@ def make_group(pattern: str, count: int, pairs: Iterable[tuple[str, str]]) -> Pa
     digests, a uniform choice that needs no order and no seed (DuckDB computes the same one
     in SQL). They are ordered by static URL. Applying it to its own output changes nothing.
     """
-    kept = sorted(pairs, key=lambda pair: (_digest(pair[0]), pair[0]))[:MAX_GROUP_URLS]
-    kept.sort()
+    kept = _smallest_digests(pairs, MAX_GROUP_URLS)
     return PatternGroup(pattern, tuple(s for _, s in kept), count, tuple(s for s, _ in kept))
+
+
+def alias_sample(pairs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The URLs of a domain a plan keeps for its alias study, from distinct ``(static, shown)``.
+
+    The choice of :func:`make_group`, bounded by :data:`MAX_ALIAS_URLS`: the shown URLs of
+    the statics with the smallest MD5 digests, ordered by static. URLs without parameters
+    are kept as any other (the miner pairs ``/wiki/Mill`` with ``/w/index.php?title=Mill``).
+    """
+    return tuple(shown for _, shown in _smallest_digests(pairs, MAX_ALIAS_URLS))
+
+
+def _smallest_digests(pairs: Iterable[tuple[str, str]], bound: int) -> list[tuple[str, str]]:
+    """At most ``bound`` pairs, those whose statics have the smallest digests, by static."""
+    kept = sorted(pairs, key=lambda pair: (_digest(pair[0]), pair[0]))[:bound]
+    kept.sort()
+    return kept
 
 
 def _digest(static: str) -> str:

@@ -113,7 +113,7 @@ def test_domains_missing_from_the_log_get_an_empty_plan(tmp_path: Path) -> None:
     targets = [parse_target("http://shop.test"), parse_target("nowhere.example")]
     plans = _by_key(list(plan_files(targets, [str(log)], SETTINGS)))
     empty = Choice(cover=SETTINGS.cover)
-    assert plans["nowhere.example"] == DomainPlan("nowhere.example", 0, 0, (), empty)
+    assert plans["nowhere.example"] == DomainPlan("nowhere.example", 0, 0, (), empty, ())
     assert plans["shop.test"].urls == 1 and plans["shop.test"].patterns_seen == 1
 
 
