@@ -165,7 +165,7 @@ def _print_summary(result: CrawlResult) -> None:
             print(f"{'':<24} {param}: {reason}")
         if s.listed.samples:
             print(f"{'':<24} {s.listed.describe()}")
-        if s.aliases.verdicts:
+        if s.aliases.verdicts or s.aliases.bound:
             print(f"{'':<24} {s.aliases.describe()}")
     stats = result.stats
     print(

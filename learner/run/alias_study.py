@@ -36,7 +36,10 @@ from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import MIQPSNormalizer
 from samepage.aliases import Alias
 
-__all__ = ["AliasStudy", "study_aliases"]
+__all__ = ["NO_ALIAS_URLS", "AliasStudy", "study_aliases"]
+
+NO_ALIAS_URLS = "not studied: the plan file holds no alias URLs (make it again to study aliases)"
+"""Why a domain learned from a plan file written before plans kept alias URLs has no study."""
 
 _ROUNDS = 2
 """Rounds of mining: the second reads the hints of the first round's renders too."""

@@ -37,7 +37,7 @@ from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.listed import listed_samples
 from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
 from learner.plan.targets import Target
-from learner.run.alias_study import AliasStudy, study_aliases
+from learner.run.alias_study import NO_ALIAS_URLS, AliasStudy, study_aliases
 from learner.run.budget import BudgetSpent, BudgetTicket, RenderBudget
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
@@ -156,18 +156,18 @@ async def _domain_patterns(
     observed: Sequence[str] | DomainPlan | None,
     fetch_page: Any,
     stats: DomainStats,
-) -> tuple[list[PatternGroup], list[str]]:
+) -> tuple[list[PatternGroup], Sequence[str] | None]:
     """The patterns to study: from a plan, or grouped from the observed or discovered URLs.
 
     The choice (:mod:`learner.plan.coverage`) goes into ``stats``. The URLs are returned
-    too, for the alias study (none from a plan, which holds only the patterns' samples).
+    too, for the alias study: a plan's alias URLs (``None`` from a plan file without them).
     """
     if isinstance(observed, DomainPlan):
         delay = await run.robots.crawl_delay(target.origin)
         run.limiter.set_crawl_delay(target.host, delay)
         stats.urls, stats.patterns_seen = observed.urls, observed.patterns_seen
         stats.choice = observed.choice
-        return list(observed.groups), []
+        return list(observed.groups), observed.alias_urls
     urls = await _domain_urls(run, target, observed, fetch_page, stats)
     groups = group_by_pattern(urls, run.normalizer)
     stats.patterns_seen = len(groups)
@@ -207,7 +207,9 @@ async def learn_domain(
             budget = RenderBudget(run.config.renders_per_domain, stats.counters)
             studies = _Studies(run, target, chosen, stats, budget, listed, patterns)
             await studies.study_all()
-            if run.config.aliases and urls and not budget.spent:
+            if run.config.aliases and urls is None:
+                aliases = AliasStudy(AliasAccount(bound=NO_ALIAS_URLS), ())
+            elif run.config.aliases and urls and not budget.spent:
                 aliases = await study_aliases(
                     urls,
                     run.config,
