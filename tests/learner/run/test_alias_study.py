@@ -5,11 +5,18 @@ after a domain's patterns, whose samples are rendered first (one of ``/page.php`
 two of ``/doc.php``'s ``ref``): a sample whose render failed is replaced by another URL of
 its context and never counts; a pair of spellings that name two pages stays apart; the
 spellings the samples' pages pointed to propose a rule the log does not and choose the key.
+A plan of the log (DuckDB's, through its file) learns the same rules; a domain of a plan
+file written before plans kept alias URLs says its study was skipped. Later studies resume
+the first one's renders from the module's run folder.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import functools
 import random
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -23,14 +30,19 @@ from learner.net.retries import RetryPolicy
 from learner.net.robots import RobotsPolicy
 from learner.plan.alias_hints import spelling_hints
 from learner.plan.aliases import alias_candidates
+from learner.plan.domains import DomainPlan, PlanSettings
+from learner.plan.files import read_plan, write_plan
+from learner.plan.logs import plan_files
 from learner.plan.targets import parse_target
 from learner.render.renderer import Renderer
-from learner.run.alias_study import AliasStudy, study_aliases
+from learner.run.alias_study import NO_ALIAS_URLS, AliasStudy, study_aliases
+from learner.run.domain import DomainRun, DomainStats, learn_domain
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from learner.run.store import RunStore
 from samepage import MIQPSNormalizer
 from samepage.learned import DomainEntry, LearnedSet
+from tests.plugins.engines import engine
 from tests.site.alias_site import ALIAS_LOG, HOST, WWW_HOST
 from tests.site.learner_settings import SUITE_CONFIG
 
@@ -45,37 +57,40 @@ _PATTERN_SAMPLES = (
 """Samples of the domain's patterns, rendered before its alias study."""
 
 
-async def _study(
+@contextlib.asynccontextmanager
+async def _domain_run(
     renderer: Renderer, server: SiteServer, folder: Path
-) -> tuple[AliasStudy, SiteCounters]:
+) -> AsyncIterator[DomainRun]:
+    """What a crawl's domains share, its checkpoint in ``folder`` (resumed, if it has one)."""
+
     async def plain(url: str) -> FetchResult:
         return await fetch(url, resolve=server.resolve(), user_agent="t", timeout_s=5)
 
     limiter = HostLimiter(delay_s=0.0, jitter_s=0.0, rng=random.Random(0))
+    robots = RobotsPolicy(plain, "t")
+    progress = Progress(enabled=False)
     async with RunStore(folder, scope="s", evidence_budget_bytes=0) as store:
         runner = SampleRunner(
-            SUITE_CONFIG,
-            renderer,
-            store,
-            limiter,
-            RobotsPolicy(plain, "t"),
-            Progress(enabled=False),
-            retry_policy=RetryPolicy(),
+            SUITE_CONFIG, renderer, store, limiter, robots, progress, retry_policy=RetryPolicy()
         )
-        counters = SiteCounters()
-        pages = PatternPages(runner, counters)
-        for original, candidate in _PATTERN_SAMPLES:
-            await runner.compare_urls(pages, counters, original, candidate)
-        normalizer = MIQPSNormalizer()
-        covers = parse_target(_H).covers
-        study = await study_aliases(
-            ALIAS_LOG, SUITE_CONFIG, runner, normalizer, counters, 200, covers=covers
-        )
+        yield DomainRun(SUITE_CONFIG, runner, robots, limiter, MIQPSNormalizer(), progress)
+
+
+async def _study(run: DomainRun, urls: Sequence[str]) -> tuple[AliasStudy, SiteCounters]:
+    counters = SiteCounters()
+    pages = PatternPages(run.runner, counters)
+    for original, candidate in _PATTERN_SAMPLES:
+        await run.runner.compare_urls(pages, counters, original, candidate)
+    covers = parse_target(_H).covers
+    study = await study_aliases(
+        urls, SUITE_CONFIG, run.runner, run.normalizer, counters, 200, covers=covers
+    )
     return study, counters
 
 
 @pytest.fixture(scope="module")
 def study_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run folder of the module's studies: a later study resumes the renders it holds."""
     return tmp_path_factory.mktemp("alias-study")
 
 
@@ -83,7 +98,35 @@ def study_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def studied(
     renderer: Renderer, render_server: SiteServer, study_folder: Path
 ) -> tuple[AliasStudy, SiteCounters]:
-    return await _study(renderer, render_server, study_folder)
+    async with _domain_run(renderer, render_server, study_folder) as run:
+        return await _study(run, ALIAS_LOG)
+
+
+_RunOpener = Callable[[], contextlib.AbstractAsyncContextManager[DomainRun]]
+
+
+@pytest.fixture(scope="module")
+def after_study(
+    studied: tuple[AliasStudy, SiteCounters],
+    renderer: Renderer,
+    render_server: SiteServer,
+    study_folder: Path,
+) -> _RunOpener:
+    """Opens a run on the run folder of the log's study, whose renders it resumes."""
+    return functools.partial(_domain_run, renderer, render_server, study_folder)
+
+
+@pytest.fixture(scope="module")
+def alias_plan(tmp_path_factory: pytest.TempPathFactory) -> DomainPlan:
+    """The plan of ``ALIAS_LOG`` made by DuckDB (``python -m learner plan``), read back."""
+    engine("duckdb")
+    folder = tmp_path_factory.mktemp("alias-plan")
+    log = folder / "urls.txt"
+    log.write_text("\n".join(ALIAS_LOG) + "\n")
+    settings = PlanSettings.of(SUITE_CONFIG)
+    out = str(folder / "plan.jsonl")
+    write_plan(plan_files([parse_target(_H)], [str(log)], settings), out, settings)
+    return read_plan(out)[1][HOST]
 
 
 def _verdicts(study: AliasStudy) -> dict[str, AliasVerdict]:
@@ -197,13 +240,11 @@ def test_the_root_and_its_default_document_are_one_page_and_not_every_page(
 
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_study_resumed_from_its_checkpoint_finds_the_same_without_rendering_it_again(
-    studied: tuple[AliasStudy, SiteCounters],
-    renderer: Renderer,
-    render_server: SiteServer,
-    study_folder: Path,
+    studied: tuple[AliasStudy, SiteCounters], after_study: _RunOpener
 ) -> None:
     first, before = studied
-    again, counters = await _study(renderer, render_server, study_folder)
+    async with after_study() as run:
+        again, counters = await _study(run, ALIAS_LOG)
     found = [(v.candidate.ends, v.finding, v.same, v.controls) for v in again.account.verdicts]
     assert found == [
         (v.candidate.ends, v.finding, v.same, v.controls) for v in first.account.verdicts
@@ -211,3 +252,45 @@ async def test_a_study_resumed_from_its_checkpoint_finds_the_same_without_render
     assert again.rules == first.rules
     assert counters.resumed >= before.comparisons - 2, (counters.resumed, before.comparisons)
     assert counters.renders <= before.renders // 4
+
+
+async def test_a_plan_of_the_log_learns_the_same_aliases(
+    studied: tuple[AliasStudy, SiteCounters], after_study: _RunOpener, alias_plan: DomainPlan
+) -> None:
+    # The plan, read as crawl --plan and the Ray actors read it, carries the log's distinct
+    # URLs: its study learns what the log's does, though it samples the URLs in another
+    # order (the plan's, by static URL).
+    urls = alias_plan.alias_urls
+    assert urls is not None and set(urls) == set(ALIAS_LOG) and list(urls) != list(ALIAS_LOG)
+    async with after_study() as run:
+        planned, counters = await _study(run, urls)
+    study, _ = studied
+    assert _findings(planned) == _findings(study)
+    rules = sorted(rule.describe() for rule in planned.rules)  # their evidence is their samples'
+    assert rules == sorted(rule.describe() for rule in study.rules) and len(rules) == 6
+    assert counters.resumed > 0  # the pages the log's study rendered were not rendered again
+
+
+def _findings(study: AliasStudy) -> dict[str, AliasFinding]:
+    return {rule: verdict.finding for rule, verdict in _verdicts(study).items()}
+
+
+async def test_a_domain_of_a_plan_studies_its_alias_urls_and_one_without_says_so(
+    after_study: _RunOpener, alias_plan: DomainPlan
+) -> None:
+    # learn_domain, as crawl --plan and the Ray actors run it (here without patterns).
+    plan = dataclasses.replace(alias_plan, groups=())
+    accounts = {}
+    async with after_study() as run:
+        for name, urls in (("kept", plan.alias_urls), ("written before", None)):
+            stats = DomainStats(HOST)
+            aliased = dataclasses.replace(plan, alias_urls=urls)
+            assert await learn_domain(run, parse_target(_H), aliased, None, stats) is None
+            accounts[name] = stats.aliases
+    assert {v.candidate.rule.describe() for v in accounts["kept"].verdicts} >= {
+        "/index.php?title={value} -> /wiki/{value}",
+        f"{WWW_HOST} -> {HOST}",
+    }
+    old = accounts["written before"]
+    assert (old.verdicts, old.renders, old.bound) == ((), 0, NO_ALIAS_URLS)
+    assert "the plan file holds no alias URLs" in old.describe()
