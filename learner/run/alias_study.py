@@ -2,7 +2,8 @@
 
 After a domain's patterns, its candidate aliases (:mod:`learner.plan.aliases`, and a host
 with and without ``www.``: :mod:`learner.plan.host_aliases`) are mined from its observed
-URLs and the spellings its samples' pages pointed to (:mod:`learner.plan.alias_hints`),
+URLs (from a plan, its alias URLs: :func:`learner.plan.sampling.alias_sample`) and the
+spellings its samples' pages pointed to (:mod:`learner.plan.alias_hints`),
 rendered through the domain's sample runner, two spellings per sample
 (:meth:`~learner.run.sample_runner.SampleRunner.compare_urls` with ``spellings=True``), and
 judged (:mod:`learner.judge.aliases`). A second round mines again
