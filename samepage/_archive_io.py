@@ -410,10 +410,16 @@ def read_lines(
     default) tells by the stream's first bytes.
 
     Raises:
-        CompressedData: with ``gzip=None``, data compressed otherwise (zstd, xz, bzip2).
+        CompressedData: with ``gzip=None``, data compressed otherwise (zstd, xz, bzip2), or
+            gzip data on a stream that cannot seek (a pipe: gzip is read with look-backs).
     """
     if gzip is None:
         gzip = _starts_gzip(handle, name)
+        if gzip and not handle.seekable():
+            raise CompressedData(
+                f"{name}: gzip data on a stream that cannot seek: give it as a file, or "
+                "decompress it first (zcat FILE | samepage ...)"
+            )
     return bounded_lines(ArchiveFile(handle, gzip=gzip), name, problem, cr=True)
 
 

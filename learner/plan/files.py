@@ -21,8 +21,9 @@ without any pattern has one row with a null pattern):
                     with their URL counts and why
 ``alias_urls``      on a domain's first row, the distinct URLs its alias study mines, with
                     or without parameters (:func:`learner.plan.sampling.alias_sample`: at
-                    most ``MAX_ALIAS_URLS``, the smallest MD5 digests of their statics); a
-                    plan file written before has none, and its domains' studies are skipped
+                    most ``MAX_ALIAS_URLS``, the smallest MD5 digests of their statics; one
+                    more says the domain had more, and its study is skipped); a plan file
+                    written before has none, and its domains' studies are skipped
 ==================  =====================================================================
 
 A plan is checked when it is read, since a crawl trusts it: the integers must be integers
@@ -44,7 +45,7 @@ from typing import Any, Literal
 from learner.errors import ConfigError
 from learner.plan.coverage import Choice
 from learner.plan.domains import DomainPlan, PlanSettings
-from learner.plan.sampling import PatternGroup, url_parts, without_param
+from learner.plan.sampling import MAX_ALIAS_URLS, PatternGroup, url_parts, without_param
 from learner.plan.targets import Target
 from samepage import MIQPSNormalizer, atomic_file
 from samepage.formats import file_format
@@ -246,6 +247,11 @@ def _checked_group(key: str, row: Mapping[str, Any], norm: MIQPSNormalizer) -> P
 def _checked_alias_urls(key: str, urls: tuple[str, ...], norm: MIQPSNormalizer) -> None:
     """Refuse an alias URL that is not the domain's, as the plan shows it, or comes twice."""
     site = _key_target(key)
+    if len(urls) > MAX_ALIAS_URLS + 1:
+        raise _MismatchedPlan(
+            f"domain {key}: {len(urls)} alias URLs, more than a plan keeps "
+            f"({MAX_ALIAS_URLS + 1}); make the plan again with `python -m learner plan`"
+        )
     statics: set[str] = set()
     for url in urls:
         found = url_parts(url, norm)

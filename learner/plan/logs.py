@@ -170,7 +170,7 @@ def _picked_sql(source: str) -> list[str]:
         CREATE TEMP TABLE {_ALIASED} AS
         SELECT domain, static, min(shown) AS shown FROM {_URLS} GROUP BY domain, static
         QUALIFY row_number() OVER (PARTITION BY domain ORDER BY md5(static), static)
-            <= {MAX_ALIAS_URLS:d}
+            <= {MAX_ALIAS_URLS + 1:d}
         """,
         f"DROP TABLE {_URLS}",
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -29,6 +29,7 @@ __all__ = [
     "PatternGroup",
     "Value",
     "alias_sample",
+    "alias_sample_partial",
     "context_of",
     "context_value",
     "edit_observed",
@@ -47,8 +48,10 @@ __all__ = [
 
 MAX_GROUP_URLS = 1000
 """The most distinct URLs a pattern keeps for sampling (a uniform, order-free choice)."""
-MAX_ALIAS_URLS = 3000
-"""The most distinct URLs of a domain a plan keeps for its alias study (the same choice)."""
+MAX_ALIAS_URLS = 10_000
+"""The most distinct URLs of a domain whose alias study a plan holds (the same choice). A
+plan keeps one more for a domain that has more: that domain's list is a sample, not its log,
+and its study is skipped (an alias must be proven in every context of the log)."""
 
 Value = tuple[str, ...]
 """A parameter's value in one URL, spelled as in the normalised URL (several if repeated)."""
@@ -150,11 +153,18 @@ def make_group(pattern: str, count: int, pairs: Iterable[tuple[str, str]]) -> Pa
 def alias_sample(pairs: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     """The URLs of a domain a plan keeps for its alias study, from distinct ``(static, shown)``.
 
-    The choice of :func:`make_group`, bounded by :data:`MAX_ALIAS_URLS`: the shown URLs of
-    the statics with the smallest MD5 digests, ordered by static. URLs without parameters
-    are kept as any other (the miner pairs ``/wiki/Mill`` with ``/w/index.php?title=Mill``).
+    The choice of :func:`make_group`, bounded by :data:`MAX_ALIAS_URLS` plus one: the shown
+    URLs of the statics with the smallest MD5 digests, ordered by static. URLs without
+    parameters are kept as any other (the miner pairs ``/wiki/Mill`` with
+    ``/w/index.php?title=Mill``). More than the bound (:func:`alias_sample_partial`) says
+    the domain had more: a sample.
     """
-    return tuple(shown for _, shown in _smallest_digests(pairs, MAX_ALIAS_URLS))
+    return tuple(shown for _, shown in _smallest_digests(pairs, MAX_ALIAS_URLS + 1))
+
+
+def alias_sample_partial(urls: Sequence[str]) -> bool:
+    """Whether a plan's alias URLs are a sample of the domain's, not all of them."""
+    return len(urls) > MAX_ALIAS_URLS
 
 
 def _smallest_digests(pairs: Iterable[tuple[str, str]], bound: int) -> list[tuple[str, str]]:

@@ -32,14 +32,20 @@ from learner.plan.alias_hints import host_hints, spelling_hints
 from learner.plan.aliases import AliasCandidate, alias_candidates
 from learner.plan.host_aliases import host_alias_candidates
 from learner.plan.root_documents import root_document_candidates
+from learner.plan.sampling import MAX_ALIAS_URLS
 from learner.run.budget import BudgetSpent, RenderBudget
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
 from samepage import MIQPSNormalizer
 from samepage.aliases import Alias
 
-__all__ = ["NO_ALIAS_URLS", "AliasStudy", "study_aliases"]
+__all__ = ["NO_ALIAS_URLS", "PARTIAL_ALIAS_URLS", "AliasStudy", "study_aliases"]
 
 NO_ALIAS_URLS = "not studied: the plan file holds no alias URLs (make it again to study aliases)"
+PARTIAL_ALIAS_URLS = (
+    f"not studied: the domain has more than {MAX_ALIAS_URLS:,} distinct URLs and its plan a "
+    "sample of them; an alias must be proven in every context of the log, and some may lie "
+    "outside the sample (crawl --urls reads them all)"
+)
 """Why a domain learned from a plan file written before plans kept alias URLs has no study."""
 
 _ROUNDS = 2

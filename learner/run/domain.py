@@ -35,9 +35,19 @@ from learner.net.robots import RobotsPolicy
 from learner.plan.coverage import Choice, Left
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.listed import listed_samples
-from learner.plan.sampling import PatternGroup, group_by_pattern, sample_seed
+from learner.plan.sampling import (
+    PatternGroup,
+    alias_sample_partial,
+    group_by_pattern,
+    sample_seed,
+)
 from learner.plan.targets import Target
-from learner.run.alias_study import NO_ALIAS_URLS, AliasStudy, study_aliases
+from learner.run.alias_study import (
+    NO_ALIAS_URLS,
+    PARTIAL_ALIAS_URLS,
+    AliasStudy,
+    study_aliases,
+)
 from learner.run.budget import BudgetSpent, BudgetTicket, RenderBudget
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
@@ -209,6 +219,13 @@ async def learn_domain(
             await studies.study_all()
             if run.config.aliases and urls is None:
                 aliases = AliasStudy(AliasAccount(bound=NO_ALIAS_URLS), ())
+            elif (
+                run.config.aliases
+                and isinstance(observed, DomainPlan)
+                and urls
+                and (alias_sample_partial(urls))
+            ):
+                aliases = AliasStudy(AliasAccount(bound=PARTIAL_ALIAS_URLS), ())
             elif run.config.aliases and urls and not budget.spent:
                 aliases = await study_aliases(
                     urls,

@@ -33,9 +33,15 @@ from learner.plan.aliases import alias_candidates
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.files import read_plan, write_plan
 from learner.plan.logs import plan_files
+from learner.plan.sampling import MAX_ALIAS_URLS
 from learner.plan.targets import parse_target
 from learner.render.renderer import Renderer
-from learner.run.alias_study import NO_ALIAS_URLS, AliasStudy, study_aliases
+from learner.run.alias_study import (
+    NO_ALIAS_URLS,
+    PARTIAL_ALIAS_URLS,
+    AliasStudy,
+    study_aliases,
+)
 from learner.run.domain import DomainRun, DomainStats, learn_domain
 from learner.run.progress import Progress
 from learner.run.sample_runner import PatternPages, SampleRunner, SiteCounters
@@ -282,7 +288,10 @@ async def test_a_domain_of_a_plan_studies_its_alias_urls_and_one_without_says_so
     plan = dataclasses.replace(alias_plan, groups=())
     accounts = {}
     async with after_study() as run:
-        for name, urls in (("kept", plan.alias_urls), ("written before", None)):
+        kept = plan.alias_urls or ()
+        sample = (*kept, *(f"{_H}/topic/T{n}" for n in range(MAX_ALIAS_URLS + 1 - len(kept))))
+        cases = (("kept", kept), ("written before", None), ("a sample", sample))
+        for name, urls in cases:
             stats = DomainStats(HOST)
             aliased = dataclasses.replace(plan, alias_urls=urls)
             assert await learn_domain(run, parse_target(_H), aliased, None, stats) is None
@@ -294,3 +303,6 @@ async def test_a_domain_of_a_plan_studies_its_alias_urls_and_one_without_says_so
     old = accounts["written before"]
     assert (old.verdicts, old.renders, old.bound) == ((), 0, NO_ALIAS_URLS)
     assert "the plan file holds no alias URLs" in old.describe()
+    # A domain with more distinct URLs than a plan holds: contexts may lie outside the sample.
+    partial = accounts["a sample"]
+    assert (partial.verdicts, partial.renders, partial.bound) == ((), 0, PARTIAL_ALIAS_URLS)
