@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("learned layer and host policy", "_learned_layer _policy"),
         ("conflict analysis", "_conflicts"),
         ("learned set", "learned"),
-        ("normalizer", "_alias_runtime normalizer"),
+        ("normalizer", "_options _alias_runtime _miqps_normalizer normalizer"),
         (
             "public modules",
             "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
