@@ -20,8 +20,8 @@ from typing import Literal
 from samepage._alias_runtime import AliasTable
 from samepage._conflicts import host_conflicts
 from samepage._encoding import QUERY, normalize_unsafe
+from samepage._explanation import Explanation, ParamDecision
 from samepage._learned_layer import Fallback
-from samepage._models import Explanation, ParamDecision
 from samepage._options import _as_matcher, _keep_listed, _option_host
 from samepage._policy import (
     _DROP,

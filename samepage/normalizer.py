@@ -9,10 +9,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from samepage._explanation import Explanation, ParamDecision
 from samepage._learned_layer import Fallback as Fallback
 from samepage._miqps_normalizer import Errors as Errors
 from samepage._miqps_normalizer import MIQPSNormalizer
-from samepage._models import Explanation, ParamDecision
 from samepage._rewrite import Rewrite
 
 logger = logging.getLogger(__name__)

@@ -20,7 +20,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ),
         (
             "rules",
-            "rules _name_rules _domain_rules _rule_scopes _rule_checks _rewrite aliases _models",
+            "rules _name_rules _domain_rules _rule_scopes _rule_checks _rewrite aliases "
+            "_explanation",
         ),
         ("learned-set model", "_evidence _learned_model"),
         ("reader and validator", "_alias_check _evidence_check _validate"),
