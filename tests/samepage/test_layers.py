@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (
             "public modules",
             "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
-            "archives _archive_cli cli",
+            "archives _archive_cli _cli_parser _cli_io cli",
         ),
     )
 )
