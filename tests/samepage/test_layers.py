@@ -20,18 +20,19 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ),
         (
             "rules",
-            "rules _name_rules _domain_rules _rule_scopes _rule_checks _rewrite aliases _models",
+            "rules _name_rules _domain_rules _rule_scopes _rule_checks _rewrite aliases "
+            "_explanation",
         ),
         ("learned-set model", "_evidence _learned_model"),
         ("reader and validator", "_alias_check _evidence_check _validate"),
         ("learned layer and host policy", "_learned_layer _policy"),
         ("conflict analysis", "_conflicts"),
         ("learned set", "learned"),
-        ("normalizer", "_alias_runtime normalizer"),
+        ("normalizer", "_options _alias_runtime _miqps_normalizer normalizer"),
         (
             "public modules",
             "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
-            "archives _archive_cli cli",
+            "archives _archive_cli _cli_parser _cli_io cli",
         ),
     )
 )
