@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from samepage._validate import host_key
+from samepage._validate import checked_host_key
 from samepage.errors import LearnedFormatError
 from samepage.rules import NameMatcher, Rule
 
@@ -32,7 +32,7 @@ def _option_host(key: object, label: str) -> str:
     if not isinstance(key, str):
         raise TypeError(f"{label}: host key {key!r} is not a string")
     try:
-        return host_key(key.lower(), label)
+        return checked_host_key(key.lower(), label)
     except LearnedFormatError as exc:
         raise ValueError(str(exc)) from None
 

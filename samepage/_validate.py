@@ -35,7 +35,7 @@ from samepage._learned_model import (
 from samepage.errors import LearnedFormatError
 from samepage.templates import is_template, path_template
 
-__all__ = ["MAX_COUNT", "Document", "Reader", "host_key"]
+__all__ = ["MAX_COUNT", "Document", "Reader", "checked_host_key"]
 
 
 _DEFAULT_EVIDENCE = ("samples", "coverage", "patterns")
@@ -59,7 +59,7 @@ limit (``sys.int_info.default_max_str_digits``), so every integer read can be wr
 printed again."""
 
 
-def host_key(key: str, where: str) -> str:
+def checked_host_key(key: str, where: str) -> str:
     """Check that ``key`` (``host`` or ``host:port``) is written as URLs carry it.
 
     A key in any other spelling (upper case, Unicode, a trailing dot, ``0x7f.1``, a port
@@ -219,7 +219,9 @@ class Reader(EvidenceReader):
         if version < ALIAS_VERSION:
             self.no_aliases(domains)
         parsed = {
-            host_key(host, f"{self.origin}: domains"): self.domain(entry, f"domains[{host!r}]")
+            checked_host_key(host, f"{self.origin}: domains"): self.domain(
+                entry, f"domains[{host!r}]"
+            )
             for host, entry in domains.items()
         }
         check_host_aliases(parsed, "domains", self.fail)

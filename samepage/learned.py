@@ -54,7 +54,7 @@ from samepage._learned_model import (
 )
 from samepage._learned_model import Verdict as Verdict
 from samepage._policy import PolicyConfig
-from samepage._validate import Reader, host_key
+from samepage._validate import Reader, checked_host_key
 from samepage.aliases import Alias
 from samepage.errors import LearnedFormatError
 from samepage.rules import default_rules
@@ -174,7 +174,7 @@ class LearnedSet:
             bad = [n for n in content if not isinstance(n, str) or not n]
             if bad:
                 raise LearnedFormatError(f"{origin}[{host!r}]: {bad[0]!r} is not a parameter name")
-            domains[host_key(host.lower(), origin)] = DomainEntry(content=content)
+            domains[checked_host_key(host.lower(), origin)] = DomainEntry(content=content)
         return cls(domains)
 
 

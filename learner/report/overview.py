@@ -6,7 +6,7 @@ from learner.judge.verdicts import Account
 from learner.plan.coverage import left_line
 from learner.report.coverage import _percent
 from learner.report.page import badge, escape, row, table
-from learner.report.patterns import _ORDER, verdict_class
+from learner.report.patterns import CLASS_ORDER, verdict_class
 from learner.report.run_stats import _dict
 from learner.run.folder import RunFolder
 
@@ -20,7 +20,7 @@ def _overview(run: RunFolder, keys: list[str]) -> str:
         kinds = [verdict_class(v) for p in patterns for v in p.params.values()]
         renders = entry.renders if entry else None
         urls = entry.urls if entry else None
-        cells = [len(patterns), *(kinds.count(k) for k in _ORDER)]
+        cells = [len(patterns), *(kinds.count(k) for k in CLASS_ORDER)]
         cells += [
             own.get("renders", "n/a") if renders is None else renders,
             own.get("render_failures", "n/a"),
@@ -35,7 +35,7 @@ def _overview(run: RunFolder, keys: list[str]) -> str:
                 [*(escape(c) for c in cells), decided, covered],
             )
         )
-    heads = ["domain", "patterns", *_ORDER, "renders", "render failures", "URLs", "decided"]
+    heads = ["domain", "patterns", *CLASS_ORDER, "renders", "render failures", "URLs", "decided"]
     heads.append("URLs covered")
     return _totals(run) + table("Domains", heads, rows)
 
@@ -86,7 +86,8 @@ def _totals(run: RunFolder) -> str:
 def _filter() -> str:
     # Hidden until the script runs: without JavaScript everything shows and no dead controls do.
     boxes = "".join(
-        f'<label><input type="checkbox" value="{k}" checked> {badge(k)}</label>' for k in _ORDER
+        f'<label><input type="checkbox" value="{k}" checked> {badge(k)}</label>'
+        for k in CLASS_ORDER
     )
     return (
         f'<fieldset id="filter" hidden><legend>Show parameters that are</legend>{boxes}'

@@ -34,7 +34,7 @@ dl.totals dt{font-weight:600}dl.totals dd{margin:0}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-weight:600;border:1px solid}
 .v-non-neutral,.v-changed,.v-kept,.v-apart{background:#fde8e8;color:#8a1212;border-color:#d99}
 .v-neutral,.v-same,.v-default,.v-together{background:#e4f3e8;color:#155724;border-color:#8c8}
-.v-undecided{background:#fff2cc;color:#5c4000;border-color:#d8b860}
+.v-unproven{background:#fff2cc;color:#5c4000;border-color:#d8b860}
 .v-failed,.v-unknown{background:#eee;color:#333;border-color:#aaa}
 fieldset{border:1px solid var(--line);margin:12px 0;padding:6px 12px}
 fieldset label{margin-right:16px;cursor:pointer}

@@ -15,22 +15,23 @@ from learner.run.folder import ReportImages, RunFolder
 from samepage import ParamVerdict, PatternConflict, PatternEntry, TemplateScope
 from samepage.learned import DefaultValue, RejectedDefault, Sample
 
-__all__ = ["verdict_class"]
+__all__ = ["CLASS_ORDER", "verdict_class"]
 
-
-_ORDER = {"non-neutral": 0, "undecided": 1, "neutral": 2}
+CLASS_ORDER = {"non-neutral": 0, "unproven": 1, "neutral": 2}
+"""The report's groups of parameters, in the order it lists them."""
 
 
 def verdict_class(verdict: ParamVerdict) -> str:
-    """How the report groups a parameter: ``neutral``, ``non-neutral`` or ``undecided``.
+    """How the report groups a parameter: ``neutral``, ``non-neutral`` or ``unproven``.
 
-    Undecided is non-neutral without a cause that rests on evidence (a set written without
+    Unproven is non-neutral without a cause that rests on evidence (a set written without
     causes reads so): kept because it could not be proven neutral, not because a change
-    was seen. A parameter
-    the joint check kept is non-neutral: dropping it together with others changed the page.
+    was seen (a comparison's "undecided", too noisy to judge, is one such cause). A
+    parameter the joint check kept is non-neutral: dropping it together with others changed
+    the page.
 
     >>> verdict_class(ParamVerdict("non-neutral", 1, 0, 3, reason="only 1 successful sample"))
-    'undecided'
+    'unproven'
     >>> from samepage.learned import VerdictCause
     >>> verdict_class(ParamVerdict("non-neutral", 3, 2, 0, cause=VerdictCause.CHANGED))
     'non-neutral'
@@ -40,7 +41,7 @@ def verdict_class(verdict: ParamVerdict) -> str:
     """
     if verdict.neutral or cause_of(verdict).decided:
         return verdict.verdict
-    return "undecided"
+    return "unproven"
 
 
 def _param(
@@ -62,9 +63,7 @@ def _param(
     return "".join(parts) + "</article>"
 
 
-def _default_values(
-    run: RunFolder, images: ReportImages, name: str, verdict: ParamVerdict
-) -> str:
+def _default_values(run: RunFolder, images: ReportImages, name: str, verdict: ParamVerdict) -> str:
     """Each value tested as a default: learned ones, then rejected ones, with their samples."""
     tested: list[tuple[str, str, DefaultValue | RejectedDefault]] = [
         (value, "default", found) for value, found in sorted(verdict.defaults.items())
@@ -143,7 +142,9 @@ def _pattern(
     found: PatternEntry,
     conflicts: list[PatternConflict],
 ) -> str:
-    ordered = sorted(found.params.items(), key=lambda nv: (_ORDER[verdict_class(nv[1])], nv[0]))
+    ordered = sorted(
+        found.params.items(), key=lambda nv: (CLASS_ORDER[verdict_class(nv[1])], nv[0])
+    )
     rows = (
         row(
             f'<a href="#{anchor}-{i}">{code(n)}</a>',

@@ -60,13 +60,13 @@ def _expected(learned_json: Path) -> list[dict[str, str]]:
             for name, v in found["params"].items():
                 reason = v.get("reason") or ""
                 # Kept without a change seen, except by the joint check (a change seen jointly).
-                undecided = (
+                unproven = (
                     v["verdict"] == "non-neutral"
                     and reason
                     and v["changed"] == 0
                     and not reason.startswith("joint check:")
                 )
-                kind = "undecided" if undecided else v["verdict"]
+                kind = "unproven" if unproven else v["verdict"]
                 rows.append({"domain": domain, "pattern": pattern, "param": name, "verdict": kind})
     return sorted(rows, key=lambda r: (r["domain"], r["pattern"], r["param"]))
 
@@ -122,7 +122,7 @@ async def test_report_shows_every_verdict_with_its_evidence_offline(
         assert {"neutral", "non-neutral"} <= kinds
 
         # Within each pattern, kept parameters come before neutral ones.
-        order = {"non-neutral": 0, "undecided": 1, "neutral": 2}
+        order = {"non-neutral": 0, "unproven": 1, "neutral": 2}
         for key in {(r["domain"], r["pattern"]) for r in rows}:
             ranks = [order[r["verdict"]] for r in rows if (r["domain"], r["pattern"]) == key]
             assert ranks == sorted(ranks), key
@@ -173,7 +173,7 @@ async def test_filter_hides_and_shows_parameters_by_verdict(
         assert await status.inner_text() == f"Showing {total - neutral} of {total} parameters."
 
         await page.get_by_role("checkbox", name="non-neutral", exact=True).uncheck()
-        await page.get_by_role("checkbox", name="undecided", exact=True).uncheck()
+        await page.get_by_role("checkbox", name="unproven", exact=True).uncheck()
         assert not any(r["visible"] for r in await page.evaluate(ROWS_JS))
         assert await status.inner_text() == f"Showing 0 of {total} parameters."
 
@@ -283,7 +283,7 @@ def test_untrusted_text_is_escaped_and_paths_stay_in_evidence(tmp_path: Path) ->
     assert sorted(p.name for p in (tmp_path / "out" / "evidence").iterdir()) == ["good.jpg"]
     assert 'src="evidence/good.jpg"' in page and "secret" not in page
     # Without stats.json the report still renders, and the kept parameter comes first.
-    assert page.index('<code>b</code> <span class="badge v-undecided">') < page.index(
+    assert page.index('<code>b</code> <span class="badge v-unproven">') < page.index(
         '<code>a</code> <span class="badge v-neutral">'
     )
 
