@@ -1,11 +1,15 @@
 """Run a third-party web application as its own process on 127.0.0.1, for as long as needed.
 
 The process gets a free port, is polled over HTTP until it answers (bounded by a deadline,
-failing with the tail of its log), and is terminated, then killed, on exit.
+failing with the tail of its log), and is terminated, then killed, on exit, with every
+process it started (PHP's server forks its workers): it runs in a process group of its own.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import time
@@ -19,6 +23,11 @@ __all__ = ["AppServer", "free_port"]
 
 _POLL_S = 0.1
 """Pause between two readiness probes (the probe itself waits up to a second)."""
+
+
+def _signal_group(group: int, signal_number: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group is gone already
+        os.killpg(group, signal_number)
 
 
 def free_port() -> int:
@@ -76,7 +85,11 @@ class AppServer:
     def __enter__(self) -> AppServer:
         with self._log.open("wb") as out:
             self._process = subprocess.Popen(
-                self._argv, stdout=out, stderr=subprocess.STDOUT, cwd=self._cwd
+                self._argv,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=self._cwd,
+                start_new_session=True,  # its workers in its group: stopped with it
             )
         try:
             self._wait_until_ready()
@@ -94,16 +107,20 @@ class AppServer:
         self.stop()
 
     def stop(self) -> None:
-        """Terminate the process, and kill it if it has not exited within five seconds."""
+        """Terminate the process group, and kill it if the process has not exited in 5 s.
+
+        The group goes whole: a worker the server forked would outlive its parent otherwise.
+        """
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
+        if process is None:
             return
-        process.terminate()
+        _signal_group(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            process.kill()
+            _signal_group(process.pid, signal.SIGKILL)
             process.wait(timeout=5)
+        _signal_group(process.pid, signal.SIGKILL)  # a worker that outlived the parent
 
     def _wait_until_ready(self) -> None:
         assert self._process is not None

@@ -9,8 +9,10 @@ parameter here must be decided by comparisons.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -40,6 +42,32 @@ def test_an_application_that_dies_at_start_fails_with_its_status_and_log(tmp_pat
     )
     with pytest.raises(RuntimeError, match=r"dead.test: exited with status 3: no port \d+"):
         server.__enter__()
+
+
+_FORKING_SERVER = """
+import http.server, subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # a worker
+http.server.test(HandlerClass=http.server.SimpleHTTPRequestHandler, port={port}, bind="127.0.0.1")
+"""
+
+
+def test_an_application_stops_with_every_process_it_started(tmp_path: Path) -> None:
+    # PHP's server forks its workers: stopping only the parent would leave them running.
+    server = AppServer(
+        "forks.test",
+        lambda port: [sys.executable, "-c", _FORKING_SERVER.format(port=port)],
+        log=tmp_path / "forks.log",
+        cwd=tmp_path,
+    )
+    with server:
+        assert server._process is not None
+        group = server._process.pid
+        os.killpg(group, 0)  # the group is there
+    deadline = time.monotonic() + 5  # a killed worker is gone once it has been reaped
+    with pytest.raises(ProcessLookupError):
+        while time.monotonic() < deadline:
+            os.killpg(group, 0)
+            time.sleep(0.05)
 
 
 def test_every_observed_url_answers_200_without_redirect_and_loads_nothing_from_elsewhere(
