@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup demo test test-fast test-engines-parallel bench lint lint-check
+.PHONY: setup demo test test-fast bench lint lint-check
 
 setup:
 	@scripts/setup.sh
@@ -12,11 +12,13 @@ demo: setup
 
 # In two steps, both always run: everything without an engine on one worker per core (the
 # tests marked slow too: pure Python, they share the cores), then the engine tests (browser,
-# Spark, Ray, the applications) one at a time, listing the 25 slowest (the suite's time budget
-# is spent there): the crawls assert exact verdicts, and two of them at once on two cores push
-# pages past the suite's short page limits (a sample that fails is kept, and the verdict
-# differs). `make test-engines-parallel` runs the engine and slow tests on one worker per
-# core, each file whole on one worker.
+# Spark, Ray, the applications) on two workers, listing the 25 slowest (the suite's time budget
+# is spent there). A test file goes whole to one worker, and the files that share a costly
+# session fixture go together (tests/plugins/scheduling.py): the applications are served and
+# crawled once, on one worker, while the other takes everything else. A crawl mostly waits (its
+# pages' quiet windows, its host's turn: about 0.85 of a core for MediaWiki's), so two at once
+# keep two cores busy within the suite's page limits (measured on two cores, in
+# benchmarks/README.md "The test suite on two cores").
 ENGINES := browser or spark or ray or apps
 # Compiled modules and pytest's rewritten test modules are kept between runs even where the
 # environment says not to write them (PYTHONDONTWRITEBYTECODE): each run would compile them
@@ -31,11 +33,8 @@ PROPERTY_SCALE ?= 0.5
 test: setup lint-check
 	@status=0; \
 	SAMEPAGE_PROPERTY_SCALE=$(PROPERTY_SCALE) $(PYTEST) -n auto -m "not ($(ENGINES))" || status=$$?; \
-	$(PYTEST) -m "$(ENGINES)" --durations=25 || status=$$?; \
+	$(PYTEST) -n 2 --dist loadfile -m "$(ENGINES)" --durations=25 || status=$$?; \
 	exit $$status
-
-test-engines-parallel: setup
-	$(PYTEST) -n auto --dist loadfile -m "$(ENGINES) or slow"
 
 # Everything that starts no browser, JVM, Ray or real application, nothing marked slow: the inner
 # loop, with a quarter of the property tests' examples.
