@@ -34,14 +34,8 @@ from learner.run.diff import diff_learned, format_diff, gate
 from learner.run.progress import Progress
 from learner.run.publish import GateRefused
 from learner.run.store import comparison_scope, resumable_comparisons
-from samepage import (
-    LearnedFormatError,
-    LearnedSet,
-    MIQPSNormalizer,
-    discard_stdout,
-    load_learned,
-    refuse_overwrite,
-)
+from samepage import LearnedFormatError, LearnedSet, MIQPSNormalizer, load_learned
+from samepage.files import discard_stdout, refuse_overwrite
 
 if TYPE_CHECKING:
     from learner.run.crawl import CrawlResult

@@ -11,7 +11,7 @@ path and fragment canonicalised, and the parameters that identify content kept.
 from __future__ import annotations
 
 # The "x as x" names stay importable from here as before, but are not the library's API (not
-# in __all__): the URL helpers' documented home is samepage.urls, the file writers' samepage._files.
+# in __all__): the URL helpers' documented home is samepage.urls, the file writers' samepage.files.
 from samepage._files import atomic_file as atomic_file
 from samepage._files import discard_stdout as discard_stdout
 from samepage._files import refuse_overwrite as refuse_overwrite

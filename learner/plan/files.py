@@ -47,7 +47,8 @@ from learner.plan.coverage import Choice
 from learner.plan.domains import DomainPlan, PlanSettings
 from learner.plan.sampling import MAX_ALIAS_URLS, PatternGroup, url_parts, without_param
 from learner.plan.targets import Target
-from samepage import MIQPSNormalizer, atomic_file
+from samepage import MIQPSNormalizer
+from samepage.files import atomic_file
 from samepage.formats import file_format
 
 __all__ = ["PlanFormat", "plan_format", "plan_rows", "read_plan", "write_plan"]
@@ -111,7 +112,7 @@ def plan_rows(plan: DomainPlan, settings: PlanSettings) -> list[dict[str, Any]]:
 def write_plan(plans: Iterable[DomainPlan], out: str, settings: PlanSettings) -> int:
     """Write a plan file (Parquet or JSON Lines, by extension), streamed; the domains written.
 
-    The file is written through :func:`samepage.atomic_file`: under a temporary name renamed
+    The file is written through :func:`samepage.files.atomic_file`: under a temporary name renamed
     into place, with the mode of the file it replaces; a temporary file left by a killed run
     is removed.
     """

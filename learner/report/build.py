@@ -24,7 +24,7 @@ from learner.report.page import escape, page
 from learner.report.patterns import _pattern, _scopes, verdict_class
 from learner.report.run_stats import _dict, _domain_keys
 from learner.run.folder import ReportImages, RunFolder, read_run_folder
-from samepage import write_text_atomic
+from samepage.files import write_text_atomic
 from samepage.learned import pattern_conflicts
 
 logger = logging.getLogger(__name__)

@@ -35,7 +35,7 @@ from learner.errors import ConfigError
 from learner.model import PairOutcome
 from learner.run.evidence_images import EvidenceImages
 from learner.run.lock import FolderLock
-from samepage import write_text_atomic
+from samepage.files import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -66,9 +66,7 @@ def comparison_scope(settings: Mapping[str, Any]) -> str:
     ``stats.json`` records them) and :data:`COMPARISON_VERSION`. A checkpoint's lines are
     reused, and shown by the report, only within one scope.
     """
-    data = json.dumps(
-        {"render": settings["render"], "version": COMPARISON_VERSION}, sort_keys=True
-    )
+    data = json.dumps({"render": settings["render"], "version": COMPARISON_VERSION}, sort_keys=True)
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 

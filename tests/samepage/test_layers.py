@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("normalizer", "_options _alias_runtime _miqps_normalizer normalizer"),
         (
             "public modules",
-            "__init__ __main__ urls arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
+            "__init__ __main__ urls files arrow duckdb _duckdb_functions _duckdb_sql spark scrapy "
             "archives _archive_cli _cli_parser _cli_io cli",
         ),
     )
