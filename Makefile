@@ -29,7 +29,7 @@ PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 # (tests/plugins/properties.py); `make test PROPERTY_SCALE=4` searches deeper.
 PROPERTY_SCALE ?= 0.5
 
-# ruff and mypy (strict) first: code that does not pass them does not get tested.
+# ruff (lint and format) and mypy (strict) first: code that does not pass them does not get tested.
 test: setup lint-check
 	@status=0; \
 	SAMEPAGE_PROPERTY_SCALE=$(PROPERTY_SCALE) $(PYTEST) -n auto -m "not ($(ENGINES))" || status=$$?; \
@@ -49,4 +49,5 @@ lint: setup lint-check
 
 lint-check:
 	$(PY) -m ruff check samepage learner tests benchmarks
+	$(PY) -m ruff format --check samepage learner tests benchmarks
 	$(PY) -m mypy

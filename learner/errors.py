@@ -54,9 +54,7 @@ class ConfigError(LearnerError, ValueError):
             gave it (``--min-contexts``) or its key in a config file.
     """
 
-    def __init__(
-        self, message: str, *, field: str | None = None, name: str | None = None
-    ) -> None:
+    def __init__(self, message: str, *, field: str | None = None, name: str | None = None) -> None:
         self.field = field
         self.problem = message
         self.name = name or field

@@ -117,6 +117,7 @@ def _create(
         side_effects=pinned,
     )
 
+
 def observed_groups(batch: pa.RecordBatch) -> pa.RecordBatch:
     r"""A batch of ``key, count, urls`` groups whose key and URLs are bytes, as text.
 

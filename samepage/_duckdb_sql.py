@@ -80,6 +80,7 @@ def _groups_sql(keyed: str, sample: int, *, binary: bool, binary_key: bool = Fal
         FROM grouped ORDER BY count DESC, key
     """
 
+
 def read_files_sql(sources: Sequence[str], fmt: InputFormat, column: str | None = None) -> str:
     """DuckDB's table function reading ``sources``; a CSV's URL ``column`` is read as text.
 

@@ -14,9 +14,7 @@ from typing import Any, Literal
 
 from samepage._encoding import unquote_for_matching
 
-Layer = Literal[
-    "keep", "exception", "blocklist", "allowlist", "learned", "ambiguous", "default"
-]
+Layer = Literal["keep", "exception", "blocklist", "allowlist", "learned", "ambiguous", "default"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,12 @@ class PolicyConfig:
         keep = {host: dict(names) for host, names in self.keep_hosts.items()}
         allow = dict(self.extra_allow_hosts)
         return type(self), (
-            self.rules, self.extra_block, self.extra_allow_all, allow, keep, self.learned_fallback
+            self.rules,
+            self.extra_block,
+            self.extra_allow_all,
+            allow,
+            keep,
+            self.learned_fallback,
         )
 
     def extra_allow(self, host: str, port: str) -> tuple[str, NameMatcher] | None:

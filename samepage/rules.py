@@ -184,7 +184,6 @@ class RuleSet:
                 tuple((p, r) for p, r in matcher.prefixes if keep(r, p + "*")),
             )
 
-
         def kept_ids(table: Mapping[str, tuple[_R, ...]]) -> dict[str, tuple[_R, ...]]:
             out = {
                 k: tuple(r for r in rules if r.id.lower() not in off) for k, rules in table.items()

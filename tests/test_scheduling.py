@@ -22,4 +22,3 @@ def test_a_test_outside_the_group_of_the_shared_fixture_it_uses_is_named() -> No
         "tests/learner/test_new.py::test_y uses served_app",
         "tests/learner/run/test_crawl.py::test_z uses served_app",
     ]
-

@@ -119,9 +119,7 @@ def compare(
         reasons.append(f"status {reference.status} became {candidate.status}")
         changes.add("status")
     # Request URLs differ by the removed parameter; compare where each one ended up.
-    if not carried and _strip(reference.final_url, removed) != _strip(
-        candidate.final_url, removed
-    ):
+    if not carried and _strip(reference.final_url, removed) != _strip(candidate.final_url, removed):
         reasons.append(f"led to {candidate.final_url} instead of {reference.final_url}")
         changes.add("destination")
     if noise["tiles"] > MAX_NOISE or noise["text_lines"] > MAX_NOISE:

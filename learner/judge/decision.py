@@ -169,9 +169,7 @@ def decide(
             return Need("candidate", 1)
         again = candidates[1].fingerprint
         second = (
-            None
-            if again is None
-            else compare(first.fingerprint, repeats, again, carried=spellings)
+            None if again is None else compare(first.fingerprint, repeats, again, carried=spellings)
         )
         if second is None or second.verdict != "changed":
             shown = "failed" if second is None else "showed no change"

@@ -106,8 +106,6 @@ async def _test_value(
     else:
         reason = _gap(found, config, required)
     if reason:
-        why = RejectedDefault(
-            reason, recorded, found, tally.tested, tally.changed, tally.failed
-        )
+        why = RejectedDefault(reason, recorded, found, tally.tested, tally.changed, tally.failed)
         return _Trial(value, None, why)
     return _Trial(value, DefaultValue(tally.tested, 0, 0, samples=recorded, coverage=found))

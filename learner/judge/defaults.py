@@ -96,9 +96,7 @@ def _rendered(entry: PatternEntry) -> set[str]:
 
 def _urls_rendered(samples: Iterable[Sample]) -> set[str]:
     """The URLs of ``samples``, but for samples a web archive decided (not rendered)."""
-    return {
-        url for s in samples if not s.from_archive for url in (s.url, s.candidate) if url
-    }
+    return {url for s in samples if not s.from_archive for url in (s.url, s.candidate) if url}
 
 
 FROM_EVIDENCE = True

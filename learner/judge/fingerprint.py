@@ -79,7 +79,6 @@ class Fingerprint:
         return {cell: self._hashes[cell] for cell in wanted}
 
 
-
 def text_lines(text: str) -> tuple[str, ...]:
     r"""Split visible text into non-empty lines with runs of whitespace collapsed.
 
@@ -130,5 +129,3 @@ def _box(image: Image.Image, column: int, row: int) -> tuple[int, int, int, int]
         min(width, (column + 1) * TILE),
         min(height, (row + 1) * TILE),
     )
-
-

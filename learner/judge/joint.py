@@ -228,9 +228,7 @@ async def scoped_joint_check(
         return checks  # nothing scoped to drop, or the one parameter's own test
     keep = set(names) - neutral
     queue = [
-        sample.url
-        for sample in scoped[scoped_neutral[0]].samples or ()
-        if sample.outcome == "same"
+        sample.url for sample in scoped[scoped_neutral[0]].samples or () if sample.outcome == "same"
     ]
     verified = _Verified(group, config, template)
     tried, drawn, changed = list(queue), 0, False

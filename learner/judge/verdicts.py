@@ -117,9 +117,7 @@ def _failure(outcome: PairOutcome) -> str:
     return cause or "unknown"
 
 
-def account(
-    patterns: Mapping[str, PatternEntry], outcomes: Iterable[PairOutcome]
-) -> Account:
+def account(patterns: Mapping[str, PatternEntry], outcomes: Iterable[PairOutcome]) -> Account:
     """Add up one domain's verdicts: decided by evidence, or kept and why.
 
     A parameter is decided when its pattern's verdict, or its verdict on a template scope
@@ -158,7 +156,6 @@ def account(
         {cause: dict(said.most_common(5)) for cause, said in failures.items() if said},
         uncovered,
     )
-
 
 
 def warnings(domain: str, found: Account) -> list[str]:

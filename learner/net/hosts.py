@@ -14,6 +14,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["host_key", "origin_of", "url_host_key"]
 
+
 def host_key(host: str) -> str:
     """A host in the one form every per-host table keys on: :func:`samepage.normalize_host`.
 
@@ -54,5 +55,3 @@ def origin_of(url: str) -> str:
     host, port = host_and_port(url)
     scheme = urlsplit(url.strip()).scheme.lower()
     return f"{scheme}://{host}:{port}" if port else f"{scheme}://{host}"
-
-

@@ -99,5 +99,3 @@ class RobotsPolicy:
             origin: the origin, or any URL on it.
         """
         return list((await self._rules(origin)).sitemaps)
-
-

@@ -85,6 +85,7 @@ class DefaultPicks:
             sample = edit_observed(url, drop=drop, values={name: value})
             found.append(_Source(sample, context, False, (1, n)))
         return found
+
     def value_samples(
         self,
         name: str,

@@ -39,7 +39,6 @@ def most_gain(
     return best
 
 
-
 def _gain(context: Context, missing: Missing, class_of: ClassOf) -> int:
     """The URLs of the ``missing`` classes a sample in ``context`` would cover."""
     return sum(

@@ -17,8 +17,7 @@ def _coverage(found: Coverage | None) -> str:
     share = _percent(found.share)
     covered = f"templates holding {share} of the URLs, " if share else ""
     listed_templates = ", ".join(
-        f"{code(t)} ({escape(c.tested)} of {escape(c.urls)} URLs tested, "
-        f"{escape(c.failed)} failed)"
+        f"{code(t)} ({escape(c.tested)} of {escape(c.urls)} URLs tested, {escape(c.failed)} failed)"
         for t, c in sorted((found.templates or {}).items())
     )
     per_template = f"; per template: {listed_templates}" if listed_templates else ""

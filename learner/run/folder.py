@@ -56,9 +56,7 @@ def read_run_folder(folder: Path) -> RunFolder:
     learned_path = layout.learned
     if not learned_path.is_file():
         hint = (
-            " (only learned.refused.json: the gate refused it)"
-            if layout.refused.exists()
-            else ""
+            " (only learned.refused.json: the gate refused it)" if layout.refused.exists() else ""
         )
         raise ConfigError(f"{folder}: not a run folder: it has no learned.json{hint}")
     try:

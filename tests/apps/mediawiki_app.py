@@ -630,4 +630,3 @@ ALIAS_APART = _on_host(
 )
 """Held-out pairs of the two spellings that name two pages: another title, another action or
 another value of a parameter carried across."""
-

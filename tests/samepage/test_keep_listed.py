@@ -34,7 +34,10 @@ PLAUSIBLE = {"stats.example.org": ["utm_source", "source"]}
             "https://stats.example.org/stats.example.org?utm_source=github",
             "https://stats.example.org/stats.example.org?utm_source=github",
         ),
-        ("https://stats.example.org/x?source=Twitter", "https://stats.example.org/x?source=Twitter"),
+        (
+            "https://stats.example.org/x?source=Twitter",
+            "https://stats.example.org/x?source=Twitter",
+        ),
         # Subdomains too, on label boundaries, on any port (as extra_allowlist's keys).
         (
             "https://a.stats.example.org:8443/x?UTM_SOURCE=a",
@@ -46,7 +49,10 @@ PLAUSIBLE = {"stats.example.org": ["utm_source", "source"]}
             "https://stats.example.org/x?utm_source=a",
         ),
         # Only there: the lists apply on every other host.
-        ("https://notstats.example.org/x?utm_source=a&source=twitter", "https://notstats.example.org/x"),
+        (
+            "https://notstats.example.org/x?utm_source=a&source=twitter",
+            "https://notstats.example.org/x",
+        ),
         ("https://example.com/x?utm_source=a", "https://example.com/x"),
     ],
 )
@@ -57,7 +63,9 @@ def test_the_option_keeps_a_listed_name_on_its_host_only(url: str, expected: str
 def test_without_the_option_the_lists_apply() -> None:
     norm = MIQPSNormalizer(extra_allowlist={"stats.example.org": ["utm_source"]})
     # The allowlist runs after the blocklist: it never keeps a listed name.
-    assert norm.normalize("https://stats.example.org/x?utm_source=a") == "https://stats.example.org/x"
+    assert (
+        norm.normalize("https://stats.example.org/x?utm_source=a") == "https://stats.example.org/x"
+    )
 
 
 def test_explain_names_the_keep_rule() -> None:

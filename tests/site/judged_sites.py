@@ -95,8 +95,7 @@ def _wiki_site() -> Site:
 def _box(spot: str | None) -> str:
     """A picture box, with a 4x4-px spot of colour ``spot`` at its top left corner."""
     dot = (
-        f"<div style='position:absolute;left:0;top:0;width:4px;height:4px;background:{spot}'>"
-        "</div>"
+        f"<div style='position:absolute;left:0;top:0;width:4px;height:4px;background:{spot}'></div>"
         if spot
         else ""
     )

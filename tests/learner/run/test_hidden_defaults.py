@@ -165,9 +165,7 @@ async def test_without_evidence_the_rare_value_is_not_tested(
     group = _group("size")
     sample = group.urls[0]
     first = Sample(sample, sample.split("?")[0], "changed")
-    entry = PatternEntry(
-        group.count, {"size": ParamVerdict("non-neutral", 1, 1, samples=(first,))}
-    )
+    entry = PatternEntry(group.count, {"size": ParamVerdict("non-neutral", 1, 1, samples=(first,))})
     learned = await learn_defaults(group, entry, LearnerConfig(), _site_compare([]), seed="s")
     assert learned.params["size"].defaults == {}
 

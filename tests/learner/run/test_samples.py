@@ -183,9 +183,7 @@ async def test_a_sample_failed_by_a_screenshot_timeout_says_so_in_the_account_an
     timeout = RenderFailure("original", RenderCause.TIMEOUT, RenderStep.SCREENSHOT)
     assert outcome.evidence.failure == timeout
     samples = (Sample(original, candidate, "failed"),)
-    kept = ParamVerdict(
-        "non-neutral", 0, 0, 1, cause=VerdictCause.FAILED_SAMPLES, samples=samples
-    )
+    kept = ParamVerdict("non-neutral", 0, 0, 1, cause=VerdictCause.FAILED_SAMPLES, samples=samples)
     found = account({"ref": PatternEntry(1, {"ref": kept})}, [outcome])
     assert found.failures == {"failed-samples": {"original-failed: timeout at screenshot": 1}}
     [line] = warnings("frozen.test", found)
