@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import samepage
+import samepage.files
 import samepage.urls
-from samepage import _files
 
 
 def test_all_is_sorted_and_complete() -> None:
@@ -16,10 +16,10 @@ def test_all_is_sorted_and_complete() -> None:
     engines = {"arrow", "duckdb", "spark", "archives", "scrapy"}
     modules = {"aliases", "annotations", "cli", "errors", "learned", "normalizer", "rules"}
     modules |= {"templates"}
-    modules |= engines | {"formats", "urls"}
-    # Older import paths kept working: the URL helpers (now in samepage.urls) and the
-    # file-writing helpers, importable from samepage but not part of its API.
-    kept = set(samepage.urls.__all__) | set(_files.__all__)
+    modules |= engines | {"files", "formats", "urls"}
+    # Older import paths kept working: the URL helpers (now in samepage.urls) and the file
+    # writers (now in samepage.files), importable from samepage but not part of its API.
+    kept = set(samepage.urls.__all__) | set(samepage.files.__all__)
     assert public - set(samepage.__all__) - modules - kept == set()
 
 
@@ -30,6 +30,12 @@ def test_the_url_helpers_have_one_public_home() -> None:
             "pattern_names"
         }, name
     assert samepage.urls.pattern_key("https://s.example/p?b=1&utm_source=x&a=2") == "a&b"
+
+
+def test_the_file_writers_have_one_public_home() -> None:
+    assert samepage.files.__all__ == sorted(samepage.files.__all__)
+    for name in samepage.files.__all__:
+        assert getattr(samepage.files, name) is getattr(samepage, name), name
 
 
 def test_errors_are_value_errors() -> None:
